@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { SESSION_COOKIE, type ErrorBody } from '@plinth/shared';
+import type { AppDeps } from './deps.js';
+import { AppError } from './lib/app-error.js';
+import { hashSecret } from './lib/crypto.js';
+import './lib/request-user.js';
+import { loadGrants, type Grants } from './modules/access/grants.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { resolveSession } from './modules/auth/sessions.service.js';
+import { supportRoutes } from './modules/support/support.routes.js';
+import { registerApiModules } from './modules/index.js';
+import { socketRoutes } from './realtime/socket.routes.js';
+
+export const API_PREFIX = '/api/v1';
+
+const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Builds the whole HTTP side: REST under /api/v1, the /ws socket, OpenAPI and the console. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    logController: new LogController({
+      disableRequestLogging: deps.config.LOG_LEVEL !== 'debug' && deps.config.LOG_LEVEL !== 'trace',
+    }),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError('TooManyRequests'),
+  });
+  await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
+  await app.register(multipart, { limits: { fileSize: 512 * 1024 * 1024, files: 20 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Plinth API',
+        version: '0.1.0',
+        description:
+          'The Plinth REST API. Every call sends the session cookie. Errors answer { response, code, message }.',
+      },
+      servers: [{ url: '/' }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionTokenHash', null);
+  app.decorateRequest('grants', function grantsPlaceholder(): Promise<Grants> {
+    throw new Error('grants used before the auth hook');
+  });
+
+  app.addHook('onRequest', async (request) => {
+    let cached: Promise<Grants> | null = null;
+    request.grants = () => {
+      if (!request.user) return Promise.reject(new AppError('Unauthorized'));
+      cached ??= loadGrants(deps.db, request.user);
+      return cached;
+    };
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/ws')) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    request.user = await resolveSession(deps, token);
+    request.sessionTokenHash = request.user ? hashSecret(token) : null;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = toErrorResponse(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply.status(status).send(body);
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes(deps));
+      await api.register(supportRoutes(deps));
+      await registerApiModules(api, deps);
+      api.all('/*', async () => {
+        throw new AppError('NotFound');
+      });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(socketRoutes(deps));
+
+  const webDist = deps.config.WEB_DIST ? path.resolve(deps.config.WEB_DIST) : DEFAULT_WEB_DIST;
+  const indexHtml = path.join(webDist, 'index.html');
+  if (fs.existsSync(indexHtml)) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+      if (request.url.startsWith('/api/')) throw new AppError('NotFound');
+      const file = request.url.split('?')[0]!.replace(/^\/+/, '');
+      if (file && !file.includes('..') && fs.existsSync(path.join(webDist, file)) && fs.statSync(path.join(webDist, file)).isFile()) {
+        return reply.sendFile(file);
+      }
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  } else {
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .type('text/plain')
+        .send('The Plinth console is not built. Run `npm run build` (or `npm start`), then reload.'),
+    );
+  }
+
+  return app as unknown as FastifyInstance;
+}
+
+/** The one place that maps errors to HTTP status and the { response, code, message } body. */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof AppError) return { status: error.status, body: error.toBody() };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = (error as { validationContext?: string }).validationContext ?? 'body';
+    const parts = error.validation.map((issue) => {
+      const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || where;
+      const message = issue.message === 'InvalidEmail' ? 'Please enter a valid email address' : issue.message;
+      return `${field}: ${message}`;
+    });
+    const onlyEmail = error.validation.length === 1 && error.validation[0]!.message === 'InvalidEmail';
+    const message = parts.join('; ');
+    return {
+      status: 400,
+      body: { response: onlyEmail ? 'InvalidEmail' : message, code: onlyEmail ? 'InvalidEmail' : 'ValidationError', message },
+    };
+  }
+  if (isResponseSerializationError(error)) {
+    return { status: 500, body: { response: 'InternalServer', code: 'InternalServer', message: 'The answer did not match its schema.' } };
+  }
+  const fastifyError = error as FastifyError;
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 404) return { status, body: { response: 'NotFound', code: 'NotFound', message: 'Not found' } };
+  if (status === 413) {
+    return { status, body: { response: 'The upload is too large.', code: 'ValidationError', message: 'The upload is too large.' } };
+  }
+  if (status === 429) return { status, body: new AppError('TooManyRequests').toBody() };
+  if (status >= 400 && status < 500) {
+    const message = fastifyError.message || 'Bad request';
+    return { status, body: { response: message, code: 'ValidationError', message } };
+  }
+  return { status: 500, body: new AppError('InternalServer').toBody() };
+}

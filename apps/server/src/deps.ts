@@ -1,0 +1,17 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/client.js';
+import type { Clock } from './lib/clock.js';
+import type { Mailer } from './mail/mailer.js';
+import type { RealtimeHub } from './realtime/hub.js';
+
+/** The external systems every service reaches through, each behind its seam. */
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  db: Db;
+  mailer: Mailer;
+  hub: RealtimeHub;
+  clock: Clock;
+  logger: Logger;
+};

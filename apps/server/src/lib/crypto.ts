@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify, Algorithm } from '@node-rs/argon2';
+
+/** A random URL-safe secret (32 bytes). */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** SHA-256 of a high-entropy secret (session, link and device tokens), hex. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Passwords are hashed with argon2id. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, { algorithm: Algorithm.Argon2id });
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}

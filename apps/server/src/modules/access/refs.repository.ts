@@ -1,0 +1,42 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { exhibits, hardware, organizations, sites } from '../../db/schema.js';
+import type { ExhibitRef, HardwareRef, SiteRef } from './grants.js';
+
+/** Where exhibits sit (site and organization), to resolve roles. Unknown ids are left out. */
+export async function findExhibitRefs(db: Db, ids: string[]): Promise<ExhibitRef[]> {
+  if (!ids.length) return [];
+  return db
+    .select({ id: exhibits.id, siteId: exhibits.siteId, organizationId: sites.organizationId })
+    .from(exhibits)
+    .innerJoin(sites, eq(sites.id, exhibits.siteId))
+    .where(inArray(exhibits.id, ids));
+}
+
+export async function findHardwareRefs(db: Db, ids: string[]): Promise<HardwareRef[]> {
+  if (!ids.length) return [];
+  return db
+    .select({
+      id: hardware.id,
+      siteId: hardware.siteId,
+      organizationId: sites.organizationId,
+      exhibitId: hardware.exhibitId,
+    })
+    .from(hardware)
+    .innerJoin(sites, eq(sites.id, hardware.siteId))
+    .where(inArray(hardware.id, ids));
+}
+
+export async function findSiteRef(db: Db, id: string): Promise<(SiteRef & { name: string; organizationName: string }) | undefined> {
+  const [row] = await db
+    .select({
+      id: sites.id,
+      name: sites.name,
+      organizationId: sites.organizationId,
+      organizationName: organizations.name,
+    })
+    .from(sites)
+    .innerJoin(organizations, eq(organizations.id, sites.organizationId))
+    .where(eq(sites.id, id));
+  return row;
+}

@@ -1,0 +1,141 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ChangePasswordBody,
+  CheckResetPasswordBody,
+  CheckResetPasswordResponse,
+  CreateAccountBody,
+  CurrentUserSchema,
+  LoginBody,
+  LoginMethodsSchema,
+  OkSchema,
+  ResetPasswordBody,
+  type LoginMethod,
+} from '@plinth/shared';
+import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { requireUser } from '../../lib/request-user.js';
+import { clearSessionCookie, setSessionCookie } from '../../lib/session-cookie.js';
+import {
+  changePassword,
+  checkLink,
+  createAccountFromLink,
+  login,
+  requestPasswordReset,
+} from './auth.service.js';
+import { finishSignOn, OIDC_CALLBACK_PATH, startSignOn } from './oidc.service.js';
+import { deleteSession, resolveSession } from './sessions.service.js';
+import { presentCurrentUser } from './users.service.js';
+
+const OIDC_COOKIE = 'plinth_oidc';
+
+export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['auth'];
+    const loginLimit = { rateLimit: { max: deps.config.LOGIN_RATE_LIMIT, timeWindow: '1 minute' } };
+
+    app.get('/auth', { schema: { tags, response: { 200: CurrentUserSchema } } }, async (request) =>
+      presentCurrentUser(requireUser(request)),
+    );
+
+    app.get('/auth/login-methods', { schema: { tags, response: { 200: LoginMethodsSchema } } }, async () => {
+      const methods: LoginMethod[] = ['GENERIC'];
+      if (deps.config.oidcEnabled) methods.push('GOOGLE_AUTH');
+      return { methods };
+    });
+
+    app.post(
+      '/auth/user/login',
+      { config: loginLimit, schema: { tags, body: LoginBody, response: { 200: CurrentUserSchema } } },
+      async (request, reply) => {
+        const session = await login(deps, request.body.email, request.body.password);
+        setSessionCookie(reply, deps.config, session.token, session.expiresAt);
+        return presentCurrentUser((await resolveSession(deps, session.token))!);
+      },
+    );
+
+    app.post('/auth/logout', { schema: { tags, response: { 200: OkSchema } } }, async (request, reply) => {
+      if (request.sessionTokenHash) await deleteSession(deps, request.sessionTokenHash);
+      clearSessionCookie(reply, deps.config);
+      return { ok: true as const };
+    });
+
+    app.post(
+      '/auth/user/generic',
+      { config: loginLimit, schema: { tags, body: CreateAccountBody, response: { 200: OkSchema } } },
+      async (request) => {
+        await createAccountFromLink(deps, request.body);
+        return { ok: true as const };
+      },
+    );
+
+    app.post(
+      '/auth/user/reset-password',
+      { config: loginLimit, schema: { tags, body: ResetPasswordBody, response: { 200: OkSchema } } },
+      async (request) => {
+        await requestPasswordReset(deps, request.body.email);
+        return { ok: true as const };
+      },
+    );
+
+    app.post(
+      '/auth/user/check-reset-password',
+      { config: loginLimit, schema: { tags, body: CheckResetPasswordBody, response: { 200: CheckResetPasswordResponse } } },
+      async (request) => checkLink(deps, request.body.resetUrlId),
+    );
+
+    app.post(
+      '/auth/user/change-password',
+      { config: loginLimit, schema: { tags, body: ChangePasswordBody, response: { 200: OkSchema } } },
+      async (request) => {
+        await changePassword(deps, request.body.resetUrlId, request.body.password);
+        return { ok: true as const };
+      },
+    );
+
+    app.get('/auth/google', { schema: { tags, hide: false } }, async (_request, reply) => {
+      const { url, state, verifier } = await startSignOn(deps);
+      reply.setCookie(OIDC_COOKIE, JSON.stringify({ state, verifier }), {
+        path: '/api/v1/auth/google',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: deps.config.cookieSecure,
+        maxAge: 600,
+      });
+      return reply.redirect(url);
+    });
+
+    app.get(
+      '/auth/google/callback',
+      { schema: { tags, querystring: z.record(z.string(), z.string()) } },
+      async (request, reply) => {
+        const saved = parseOidcCookie(request.cookies[OIDC_COOKIE]);
+        if (!saved) throw new AppError('Unauthorized', 'The sign-on took too long or was started elsewhere. Please try again.');
+        const callbackUrl = new URL(request.url, `${deps.config.publicUrl}`);
+        callbackUrl.pathname = OIDC_CALLBACK_PATH;
+        try {
+          const session = await finishSignOn(deps, callbackUrl, saved.state, saved.verifier);
+          setSessionCookie(reply, deps.config, session.token, session.expiresAt);
+        } catch (error) {
+          deps.logger.warn({ err: error }, 'single sign-on failed');
+          reply.clearCookie(OIDC_COOKIE, { path: '/api/v1/auth/google' });
+          return reply.redirect('/login?sso=failed');
+        }
+        reply.clearCookie(OIDC_COOKIE, { path: '/api/v1/auth/google' });
+        return reply.redirect('/');
+      },
+    );
+  };
+}
+
+function parseOidcCookie(raw: string | undefined): { state: string; verifier: string } | null {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as { state?: unknown; verifier?: unknown };
+    return typeof value.state === 'string' && typeof value.verifier === 'string'
+      ? { state: value.state, verifier: value.verifier }
+      : null;
+  } catch {
+    return null;
+  }
+}

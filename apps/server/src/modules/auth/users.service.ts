@@ -1,0 +1,108 @@
+import { normalizeEmail, passwordError, type CurrentUser } from '@plinth/shared';
+import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { hashPassword } from '../../lib/crypto.js';
+import { invitationMail } from '../../mail/templates.js';
+import { createAccountLink } from './account-links.service.js';
+import { findUserByEmail, insertUser, updateUser, type UserRow } from './users.repository.js';
+
+export type NewUser = {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  isPlatformAdmin?: boolean;
+};
+
+/** Throws the password rule's own error code when the password breaks a rule. */
+export function assertPassword(password: string): void {
+  const code = passwordError(password);
+  if (code) throw new AppError(code);
+}
+
+/**
+ * Creates a user who can sign in with a password (the CLI and the setup link). An invited user
+ * without an account gets the account; an existing account answers UserWithEmailExists.
+ */
+export async function createUser(deps: AppDeps, input: NewUser): Promise<UserRow> {
+  const email = normalizeEmail(input.email);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('InvalidEmail');
+  assertPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const existing = await findUserByEmail(deps.db, email);
+  const values = {
+    firstName: input.firstName?.trim() ?? '',
+    lastName: input.lastName?.trim() ?? '',
+    passwordHash,
+    accountCreated: true,
+    isPlatformAdmin: input.isPlatformAdmin ?? false,
+  };
+  if (existing) {
+    if (existing.accountCreated) throw new AppError('UserWithEmailExists');
+    return updateUser(deps.db, existing.id, {
+      ...values,
+      isPlatformAdmin: existing.isPlatformAdmin || values.isPlatformAdmin,
+    });
+  }
+  try {
+    return await insertUser(deps.db, { email, ...values });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('UserWithEmailExists');
+    throw error;
+  }
+}
+
+/**
+ * The user with this email; when nobody has it yet an invited user is created and mailed a
+ * create-account link. `invited` tells whether a mail was sent.
+ */
+export async function findOrInviteUser(
+  deps: AppDeps,
+  rawEmail: string,
+  scopeName: string,
+  inviter: { firstName: string; lastName: string; email: string },
+): Promise<{ user: UserRow; invited: boolean }> {
+  const email = normalizeEmail(rawEmail);
+  let user = await findUserByEmail(deps.db, email);
+  if (!user) {
+    try {
+      user = await insertUser(deps.db, { email, accountCreated: false });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      user = (await findUserByEmail(deps.db, email))!;
+    }
+  }
+  if (user.accountCreated) return { user, invited: false };
+  const link = await createAccountLink(deps, 'create_account', user.id);
+  const inviterName = `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email;
+  await deps.mailer.send(invitationMail(email, link, scopeName, inviterName));
+  return { user, invited: true };
+}
+
+export function presentCurrentUser(user: {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  profileImage: string | null;
+  isPlatformAdmin: boolean;
+}): CurrentUser {
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    profile_image: user.profileImage,
+    isPlatformAdmin: user.isPlatformAdmin,
+  };
+}
+
+/** PostgreSQL unique_violation (23505), from pg or PGlite. */
+export function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (typeof current === 'object' && 'code' in current && (current as { code: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,6 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../deps.js';
+
+export function hardwareRoutes(_deps: AppDeps): FastifyPluginAsyncZod {
+  return async () => {};
+}

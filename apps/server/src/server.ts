@@ -1,0 +1,70 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import type { AppDeps } from './deps.js';
+import { startEmbeddedBroker, type EmbeddedBroker } from './devices/mqtt-broker.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { createInProcessHub } from './realtime/hub.js';
+import { announceFirstStart } from './modules/auth/first-start.js';
+
+export type RunningServer = {
+  app: FastifyInstance;
+  deps: AppDeps;
+  /** Base URL the server listens on (http://host:port). */
+  url: string;
+  mqttPort: number | null;
+  /** The setup link printed at a first start with no user, if any. */
+  setupLink: string | null;
+  close: () => Promise<void>;
+};
+
+export type ServerOverrides = { logger?: Logger; mailer?: Mailer; clock?: Clock };
+
+/** Opens the database, migrates, starts the broker and the HTTP server. */
+export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
+  const startedAt = performance.now();
+  const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, holder: 'server' });
+  let broker: EmbeddedBroker | null = null;
+  let app: FastifyInstance | null = null;
+  const hub = createInProcessHub();
+  const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+  const close = async () => {
+    await app?.close();
+    await broker?.close();
+    await hub.close();
+    mailer.close();
+    await database.close();
+  };
+  try {
+    await database.migrate();
+    const deps: AppDeps = {
+      config,
+      database,
+      db: database.db,
+      mailer,
+      hub,
+      clock: overrides.clock ?? systemClock,
+      logger,
+    };
+    app = await buildApp(deps);
+    if (!config.MQTT_URL) broker = await startEmbeddedBroker({ port: config.MQTT_PORT, host: config.MQTT_HOST, logger });
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const address = app.server.address() as AddressInfo;
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    // With PORT=0 (tests) the links in mail must carry the port actually taken.
+    if (!config.PUBLIC_URL && config.PORT === 0) config.publicUrl = `http://localhost:${address.port}`;
+    const setupLink = await announceFirstStart(deps);
+    logger.info(
+      `Plinth is ready at ${config.publicUrl} (database: ${database.kind}, started in ${Math.round(performance.now() - startedAt)} ms)`,
+    );
+    return { app, deps, url: `http://${host}:${address.port}`, mqttPort: broker?.port ?? null, setupLink, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}

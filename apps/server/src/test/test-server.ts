@@ -1,0 +1,83 @@
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createUser, type NewUser } from '../modules/auth/users.service.js';
+import { startServer, type RunningServer } from '../server.js';
+import { MailCapture } from './mail-capture.js';
+import { adminQuery, databaseUrl, uniqueDatabaseName } from './postgres.js';
+import { TestClient } from './test-client.js';
+
+export type TestServer = RunningServer & {
+  mail: MailCapture;
+  databaseUrl: string;
+  /** A new client (cookie jar), signed out. */
+  client: () => TestClient;
+  /** Creates a user with an account directly (as the CLI would) and answers a signed-in client. */
+  signUp: (user?: Partial<NewUser>) => Promise<{ client: TestClient; email: string; password: string; id: string }>;
+  /** Signs an existing user in. */
+  signIn: (email: string, password: string) => Promise<TestClient>;
+  stop: () => Promise<void>;
+};
+
+let counter = 0;
+
+/** A fresh database copied from the run's template, dropped by the returned function. */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = uniqueDatabaseName('plinth_t');
+  await adminQuery(`create database ${name} template ${inject('templateDatabase')}`);
+  return { url: databaseUrl(name), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * The real server on ephemeral ports, against a fresh PostgreSQL database, with a real SMTP
+ * capture. `env` overrides configuration.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const mail = new MailCapture();
+  const smtpUrl = await mail.start();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    SMTP_URL: smtpUrl,
+    LOG_LEVEL: 'silent',
+    LOGIN_RATE_LIMIT: '1000',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
+  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const signIn = async (email: string, password: string) => {
+    const client = new TestClient(server.url);
+    const res = await client.post('/auth/user/login', { email, password });
+    if (res.status !== 200) throw new Error(`sign in failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return client;
+  };
+  return {
+    ...server,
+    mail,
+    databaseUrl: database.url,
+    client: () => new TestClient(server.url),
+    signIn,
+    signUp: async (user = {}) => {
+      counter += 1;
+      const email = user.email ?? `user${counter}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+      const password = user.password ?? 'Passw0rd!';
+      const row = await createUser(server.deps, {
+        email,
+        password,
+        firstName: user.firstName ?? 'Test',
+        lastName: user.lastName ?? `User${counter}`,
+        isPlatformAdmin: user.isPlatformAdmin ?? false,
+      });
+      return { client: await signIn(email, password), email: row.email, password, id: row.id };
+    },
+    stop: async () => {
+      await server.close();
+      await mail.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { Center, Loader } from '@mantine/core';
+import { useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { usePublicConfig, useCurrentUser } from '../api/auth';
+import { analytics } from '../lib/analytics';
+import type { RealtimeClient } from '../lib/realtime';
+import { RealtimeProvider } from '../lib/realtime-context';
+import { CreateAccountPage } from '../features/auth/components/CreateAccountPage';
+import { ForgotPasswordPage } from '../features/auth/components/ForgotPasswordPage';
+import { LoginPage } from '../features/auth/components/LoginPage';
+import { ResetPasswordPage } from '../features/auth/components/ResetPasswordPage';
+import { ForbiddenPage } from '../features/errors/components/ForbiddenPage';
+import { NotFoundPage } from '../features/errors/components/NotFoundPage';
+import { ExhibitPage } from '../features/exhibit/components/ExhibitPage';
+import { HardwarePage } from '../features/hardware/components/HardwarePage';
+import { HelpPage } from '../features/help/components/HelpPage';
+import { HomePage } from '../features/home/components/HomePage';
+import { OrganizationPage } from '../features/organization/components/OrganizationPage';
+import { SitePage } from '../features/site/components/SitePage';
+import { AppLayout } from './layout/AppLayout';
+import { PUBLIC_PATHS } from './paths';
+
+/**
+ * Startup (spec section 2): without a session the user goes to login unless on a public path;
+ * with one, the realtime socket opens, and a valid session on /login goes home.
+ */
+export function AppRoutes({ realtime }: { realtime: RealtimeClient }) {
+  const location = useLocation();
+  const me = useCurrentUser();
+  const config = usePublicConfig();
+  const signedIn = me.isSuccess;
+  const isPublic = PUBLIC_PATHS.includes(location.pathname);
+
+  useEffect(() => {
+    if (config.data) analytics.init(config.data.analyticsUrl);
+  }, [config.data]);
+  useEffect(() => {
+    analytics.identify(me.data?.id ?? null);
+  }, [me.data?.id]);
+  useEffect(() => {
+    analytics.track('page_view', { path: location.pathname });
+  }, [location.pathname]);
+
+  if (me.isPending) {
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+
+  if (!signedIn) {
+    return (
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/create-account" element={<CreateAccountPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="*" element={<Navigate to="/login" replace state={{ from: location.pathname }} />} />
+      </Routes>
+    );
+  }
+
+  return (
+    <RealtimeProvider client={realtime} enabled={signedIn}>
+      <Routes>
+        {isPublic && location.pathname === '/login' && <Route path="/login" element={<Navigate to="/" replace />} />}
+        <Route path="/create-account" element={<CreateAccountPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route element={<AppLayout />}>
+          <Route path="/" element={<HomePage />} />
+          <Route path="/help/:helpId" element={<HelpPage />} />
+          <Route path="/help" element={<Navigate to="/help/create_new_exhibit" replace />} />
+          <Route path="/organization/:orgId/:orgTab" element={<OrganizationPage />} />
+          <Route path="/organization/:orgId" element={<OrganizationPage />} />
+          <Route path="/organization/:orgId/site/:siteId/:siteTab" element={<SitePage />} />
+          <Route path="/organization/:orgId/site/:siteId" element={<SitePage />} />
+          <Route path="/organization/:orgId/site/:siteId/exhibits/:exhibitId/:exhibitTab" element={<ExhibitPage />} />
+          <Route path="/organization/:orgId/site/:siteId/exhibits/:exhibitId" element={<ExhibitPage />} />
+          <Route path="/organization/:orgId/site/:siteId/hardware/:hardwareId/:hardwareTab" element={<HardwarePage />} />
+          <Route path="/organization/:orgId/site/:siteId/hardware/:hardwareId" element={<HardwarePage />} />
+          <Route path="/notfound" element={<NotFoundPage />} />
+          <Route path="/forbidden" element={<ForbiddenPage />} />
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Route>
+      </Routes>
+    </RealtimeProvider>
+  );
+}

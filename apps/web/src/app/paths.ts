@@ -1,0 +1,21 @@
+/** The console's routes (spec section 2), built in one place. */
+export const paths = {
+  home: () => '/',
+  login: () => '/login',
+  forgotPassword: () => '/forgot-password',
+  resetPassword: () => '/reset-password',
+  createAccount: () => '/create-account',
+  help: (helpId = 'create_new_exhibit') => `/help/${helpId}`,
+  organization: (orgId: string, tab: 'sites' | 'users' | 'settings' = 'sites') => `/organization/${orgId}/${tab}`,
+  site: (orgId: string, siteId: string, tab: 'exhibits' | 'hardware' | 'users' | 'reports' | 'settings' = 'exhibits') =>
+    `/organization/${orgId}/site/${siteId}/${tab}`,
+  exhibit: (orgId: string, siteId: string, exhibitId: string, tab = 'overview') =>
+    `/organization/${orgId}/site/${siteId}/exhibits/${exhibitId}/${tab}`,
+  hardware: (orgId: string, siteId: string, hardwareId: string, tab = 'overview') =>
+    `/organization/${orgId}/site/${siteId}/hardware/${hardwareId}/${tab}`,
+  notFound: () => '/notfound',
+  forbidden: () => '/forbidden',
+};
+
+/** Paths usable without a session. */
+export const PUBLIC_PATHS = ['/login', '/create-account', '/forgot-password', '/reset-password'];

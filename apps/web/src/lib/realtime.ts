@@ -1,0 +1,106 @@
+import type { ServerMessage } from '@plinth/shared';
+
+export type RealtimeListener = (message: ServerMessage) => void;
+export type Subscription = { exhibitIds?: string[]; hardwareIds?: string[] };
+
+const RECONNECT_MIN_MS = 1000;
+const RECONNECT_MAX_MS = 15_000;
+
+/**
+ * The console's one socket to /ws. The session cookie authenticates the upgrade. Screens
+ * subscribe to ids (reference counted, so two screens can share one id) and the client
+ * re-subscribes everything after a reconnect.
+ */
+export class RealtimeClient {
+  private socket: WebSocket | null = null;
+  private listeners = new Set<RealtimeListener>();
+  private counts = new Map<string, number>();
+  private retryMs = RECONNECT_MIN_MS;
+  private stopped = true;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly url: string = defaultSocketUrl()) {}
+
+  connect(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.open();
+  }
+
+  disconnect(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.socket?.close();
+    this.socket = null;
+  }
+
+  /** Listens to every message; returns the function that stops listening. */
+  listen(listener: RealtimeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Subscribes to exhibits and hardware; returns the matching unsubscribe. */
+  subscribe(subscription: Subscription): () => void {
+    const keys = toKeys(subscription);
+    const fresh = keys.filter((key) => {
+      const n = this.counts.get(key) ?? 0;
+      this.counts.set(key, n + 1);
+      return n === 0;
+    });
+    if (fresh.length) this.sendSubscription('subscribe', fresh);
+    return () => {
+      const gone = keys.filter((key) => {
+        const n = (this.counts.get(key) ?? 1) - 1;
+        if (n <= 0) this.counts.delete(key);
+        else this.counts.set(key, n);
+        return n <= 0;
+      });
+      if (gone.length) this.sendSubscription('unsubscribe', gone);
+    };
+  }
+
+  private open(): void {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retryMs = RECONNECT_MIN_MS;
+      if (this.counts.size) this.sendSubscription('subscribe', [...this.counts.keys()]);
+    };
+    socket.onmessage = (event) => {
+      let message: ServerMessage;
+      try {
+        message = JSON.parse(String(event.data)) as ServerMessage;
+      } catch {
+        return;
+      }
+      for (const listener of this.listeners) listener(message);
+    };
+    socket.onclose = () => {
+      if (this.socket === socket) this.socket = null;
+      if (this.stopped) return;
+      const delay = this.retryMs * (0.5 + Math.random());
+      this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  private sendSubscription(type: 'subscribe' | 'unsubscribe', keys: string[]): void {
+    if (this.socket?.readyState !== WebSocket.OPEN) return;
+    const exhibitIds = keys.filter((k) => k.startsWith('e:')).map((k) => k.slice(2));
+    const hardwareIds = keys.filter((k) => k.startsWith('h:')).map((k) => k.slice(2));
+    this.socket.send(JSON.stringify({ type, exhibitIds, hardwareIds }));
+  }
+}
+
+function toKeys(subscription: Subscription): string[] {
+  return [
+    ...(subscription.exhibitIds ?? []).map((id) => `e:${id}`),
+    ...(subscription.hardwareIds ?? []).map((id) => `h:${id}`),
+  ];
+}
+
+function defaultSocketUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/ws`;
+}

@@ -1,0 +1,45 @@
+/** Ids of the settings the console treats specially. */
+export const SETTING_IDS = {
+  /** Organization: external content-manager config, JSON of ContentManagerConfig. */
+  contentManager: 'content_manager_config',
+  /** Organization: external analytics-tool config, JSON of AnalyticsConfig. */
+  analytics: 'analytics_config',
+  /** Site: the external analytics report URL embedded in the site's Reports tab. */
+  reportUrl: 'external_report_url',
+} as const;
+
+export type SettingKind = 'text' | 'contentManager' | 'analytics' | 'reportUrl';
+
+export type SettingDefinition = {
+  idString: string;
+  display: string;
+  kind: SettingKind;
+  defaultValue: string;
+  /** Organization settings marked inherited are shown, read-only, on every site of it. */
+  inherited?: boolean;
+};
+
+/** Settings every organization is created with. */
+export const ORGANIZATION_SETTINGS: readonly SettingDefinition[] = [
+  { idString: SETTING_IDS.contentManager, display: 'Content Manager', kind: 'contentManager', defaultValue: '' },
+  { idString: SETTING_IDS.analytics, display: 'Analytics', kind: 'analytics', defaultValue: '' },
+  { idString: 'support_contact', display: 'Support Contact', kind: 'text', defaultValue: '', inherited: true },
+  { idString: 'time_zone', display: 'Time Zone', kind: 'text', defaultValue: 'UTC', inherited: true },
+];
+
+/** Settings every site is created with. */
+export const SITE_SETTINGS: readonly SettingDefinition[] = [
+  { idString: SETTING_IDS.reportUrl, display: 'External Report URL', kind: 'reportUrl', defaultValue: '' },
+  { idString: 'site_location', display: 'Location', kind: 'text', defaultValue: '' },
+  { idString: 'opening_hours', display: 'Opening Hours', kind: 'text', defaultValue: '' },
+];
+
+export function settingKind(idString: string): SettingKind {
+  const def = [...ORGANIZATION_SETTINGS, ...SITE_SETTINGS].find((s) => s.idString === idString);
+  return def?.kind ?? 'text';
+}
+
+/** True when the report URL starts with the allowed report-provider prefix. */
+export function isAllowedReportUrl(url: string, prefix: string): boolean {
+  return url.startsWith(prefix);
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm test`: every suite, in order — build and typecheck, lint, unit and integration (Vitest,
+// against a real PostgreSQL), end to end (Playwright in Debian's Chromium). It installs what the
+// suites need (Chromium via apt-get) and starts PostgreSQL when it is installed but stopped.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+const results = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
+
+function run(label, command, args, env = {}) {
+  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const res = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${label}: ${res.status === 0 ? 'ok' : `failed (exit ${res.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (res.status !== 0) failures.push(label);
+  return res.status === 0;
+}
+
+function ensureChromium() {
+  if (fs.existsSync('/usr/bin/chromium')) return;
+  console.log('Chromium is missing: installing it with apt-get');
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], { stdio: 'inherit', env });
+  execFileSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+}
+
+function ensurePostgres() {
+  const ready = () => spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432'], { stdio: 'ignore' }).status === 0;
+  if (process.env.TEST_DATABASE_URL || ready()) return;
+  if (!fs.existsSync('/etc/postgresql')) return; // the suites report a clear error
+  console.log('PostgreSQL is not running: starting the local cluster');
+  for (const version of fs.readdirSync('/etc/postgresql')) {
+    spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
+  }
+  for (let i = 0; i < 30 && !ready(); i++) spawnSync('sleep', ['0.5']);
+}
+
+function count(file, reader) {
+  try {
+    reader(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch {
+    // the runner failed before writing its report; its exit code says so
+  }
+}
+
+const reports = path.join(root, 'test-results');
+fs.mkdirSync(reports, { recursive: true });
+
+ensurePostgres();
+if (want('build')) run('build and typecheck', 'npm', ['run', 'build']);
+if (want('lint')) run('lint', 'npx', ['eslint', '.', '--max-warnings', '200']);
+if (want('vitest')) {
+  const out = path.join(reports, 'vitest.json');
+  fs.rmSync(out, { force: true });
+  run('unit and integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  count(out, (r) => {
+    results.passed += r.numPassedTests ?? 0;
+    results.failed += r.numFailedTests ?? 0;
+    results.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  });
+}
+if (want('e2e')) {
+  ensureChromium();
+  const out = path.join(reports, 'playwright.json');
+  fs.rmSync(out, { force: true });
+  run('end to end (playwright)', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  count(out, (r) => {
+    results.passed += r.stats?.expected ?? 0;
+    results.failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0) * 0;
+    results.skipped += r.stats?.skipped ?? 0;
+  });
+}
+
+console.log(`\nSuites failed: ${failures.length ? failures.join(', ') : 'none'}`);
+console.log(`${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
+process.exit(failures.length ? 1 : 0);

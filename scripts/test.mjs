@@ -53,7 +53,10 @@ const reports = path.join(root, 'test-results');
 fs.mkdirSync(reports, { recursive: true });
 
 ensurePostgres();
-if (want('build')) run('build and typecheck', 'npm', ['run', 'build']);
+if (want('build')) {
+  run('build', 'npm', ['run', 'build']);
+  run('typecheck (sources and tests)', 'npm', ['run', 'typecheck']);
+}
 if (want('lint')) run('lint', 'npx', ['eslint', '.', '--max-warnings', '200']);
 if (want('vitest')) {
   const out = path.join(reports, 'vitest.json');

@@ -59,6 +59,8 @@ export async function runCli(argv: string[], out = process.stdout, err = process
         clock: systemClock,
         hub: createInProcessHub(),
         mailer: createMailer({ from: config.MAIL_FROM, logger }),
+        exhibitGateway: { isConnected: () => false, close: async () => undefined },
+        hardwareGateway: { mqttPort: null, close: async () => undefined },
       };
       const user = await createUser(deps, {
         email: values.email,

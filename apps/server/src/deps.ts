@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { ExhibitGateway } from './devices/exhibit-gateway.js';
+import type { HardwareGateway } from './devices/hardware-gateway.js';
 import type { Clock } from './lib/clock.js';
 import type { Mailer } from './mail/mailer.js';
 import type { RealtimeHub } from './realtime/hub.js';
@@ -14,4 +16,8 @@ export type AppDeps = {
   hub: RealtimeHub;
   clock: Clock;
   logger: Logger;
+  /** Exhibit SDK connections (set by startServer before the HTTP side starts). */
+  exhibitGateway: ExhibitGateway;
+  /** MQTT broker and board protocol (set by startServer before the HTTP side starts). */
+  hardwareGateway: HardwareGateway;
 };

@@ -5,7 +5,8 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import type { AppDeps } from './deps.js';
-import { startEmbeddedBroker, type EmbeddedBroker } from './devices/mqtt-broker.js';
+import { createExhibitGateway } from './devices/exhibit-gateway.js';
+import { startHardwareGateway } from './devices/hardware-gateway.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createInProcessHub } from './realtime/hub.js';
@@ -29,30 +30,25 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const startedAt = performance.now();
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, holder: 'server' });
-  let broker: EmbeddedBroker | null = null;
   let app: FastifyInstance | null = null;
   const hub = createInProcessHub();
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+  let deps: AppDeps | null = null;
   const close = async () => {
     await app?.close();
-    await broker?.close();
+    await deps?.exhibitGateway?.close();
+    await deps?.hardwareGateway?.close();
     await hub.close();
     mailer.close();
     await database.close();
   };
   try {
     await database.migrate();
-    const deps: AppDeps = {
-      config,
-      database,
-      db: database.db,
-      mailer,
-      hub,
-      clock: overrides.clock ?? systemClock,
-      logger,
-    };
+    const base = { config, database, db: database.db, mailer, hub, clock: overrides.clock ?? systemClock, logger };
+    deps = base as AppDeps;
+    deps.hardwareGateway = await startHardwareGateway(deps);
+    deps.exhibitGateway = createExhibitGateway(deps);
     app = await buildApp(deps);
-    if (!config.MQTT_URL) broker = await startEmbeddedBroker({ port: config.MQTT_PORT, host: config.MQTT_HOST, logger });
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address() as AddressInfo;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
@@ -62,7 +58,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     logger.info(
       `Plinth is ready at ${config.publicUrl} (database: ${database.kind}, started in ${Math.round(performance.now() - startedAt)} ms)`,
     );
-    return { app, deps, url: `http://${host}:${address.port}`, mqttPort: broker?.port ?? null, setupLink, close };
+    return { app, deps, url: `http://${host}:${address.port}`, mqttPort: deps.hardwareGateway.mqttPort, setupLink, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

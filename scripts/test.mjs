@@ -21,13 +21,25 @@ function run(label, command, args, env = {}) {
   return res.status === 0;
 }
 
+/** Installs Debian packages (as root, or through sudo). */
+function aptInstall(...packages) {
+  const asRoot = process.getuid?.() === 0;
+  const [command, ...prefix] = asRoot ? ['apt-get'] : ['sudo', 'apt-get'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync(command, [...prefix, 'update'], { stdio: 'inherit', env });
+  execFileSync(command, [...prefix, 'install', '-y', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+}
+
 function ensureChromium() {
   if (fs.existsSync('/usr/bin/chromium')) return;
   console.log('Chromium is missing: installing it with apt-get');
-  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], { stdio: 'inherit', env });
-  execFileSync(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  aptInstall('chromium');
+}
+
+function ensureMosquitto() {
+  if (spawnSync('sh', ['-c', 'command -v mosquitto || test -x /usr/sbin/mosquitto'], { stdio: 'ignore' }).status === 0) return;
+  console.log('Mosquitto is missing: installing it with apt-get (the protocol tests run their own on a free port)');
+  aptInstall('mosquitto');
 }
 
 function ensurePostgres() {
@@ -39,6 +51,18 @@ function ensurePostgres() {
     spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
   }
   for (let i = 0; i < 30 && !ready(); i++) spawnSync('sleep', ['0.5']);
+}
+
+function ensureRedis() {
+  const ready = () => spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', '6379', 'ping'], { encoding: 'utf8' }).stdout?.includes('PONG');
+  if (process.env.TEST_REDIS_URL || ready()) return;
+  console.log('Redis is not running: starting it');
+  const res = spawnSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], { stdio: 'inherit' });
+  if (res.error) {
+    aptInstall('redis-server');
+    spawnSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'], { stdio: 'inherit' });
+  }
+  for (let i = 0; i < 20 && !ready(); i++) spawnSync('sleep', ['0.25']);
 }
 
 function count(file, reader) {
@@ -53,6 +77,8 @@ const reports = path.join(root, 'test-results');
 fs.mkdirSync(reports, { recursive: true });
 
 ensurePostgres();
+ensureRedis();
+ensureMosquitto();
 if (want('build')) {
   run('build', 'npm', ['run', 'build']);
   run('typecheck (sources and tests)', 'npm', ['run', 'typecheck']);

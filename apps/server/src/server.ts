@@ -9,7 +9,8 @@ import { createExhibitGateway } from './devices/exhibit-gateway.js';
 import { startHardwareGateway } from './devices/hardware-gateway.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { createInProcessHub } from './realtime/hub.js';
+import { createInProcessHub, type RealtimeHub } from './realtime/hub.js';
+import { createRedisHub } from './realtime/redis-hub.js';
 import { announceFirstStart } from './modules/auth/first-start.js';
 
 export type RunningServer = {
@@ -31,19 +32,20 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, holder: 'server' });
   let app: FastifyInstance | null = null;
-  const hub = createInProcessHub();
+  let hub: RealtimeHub | null = null;
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
   let deps: AppDeps | null = null;
   const close = async () => {
     await app?.close();
     await deps?.exhibitGateway?.close();
     await deps?.hardwareGateway?.close();
-    await hub.close();
+    await hub?.close();
     mailer.close();
     await database.close();
   };
   try {
     await database.migrate();
+    hub = config.REDIS_URL ? await createRedisHub(config.REDIS_URL, logger) : createInProcessHub();
     const base = { config, database, db: database.db, mailer, hub, clock: overrides.clock ?? systemClock, logger };
     deps = base as AppDeps;
     deps.hardwareGateway = await startHardwareGateway(deps);

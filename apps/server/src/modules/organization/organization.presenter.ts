@@ -1,0 +1,37 @@
+import { can, toLowerRole, type Organization, type OrganizationSummary, type SiteSummary } from '@plinth/shared';
+import type { Grants } from '../access/grants.js';
+import { presentOrganizationSetting, type OrganizationSettingRow } from '../settings/settings.presenter.js';
+import type { OrganizationRow } from './organization.repository.js';
+
+/**
+ * An organization as lists show it. The role is null when the caller sees it only through a
+ * grant on one of its sites or exhibits; organization managers (and platform admins) are
+ * isAdmin and may create sites.
+ */
+export function presentOrganizationSummary(row: OrganizationRow, grants: Grants): OrganizationSummary {
+  const role = grants.organizationRole(row.id);
+  const isAdmin = can(role, 'administer');
+  return {
+    id: row.id,
+    name: row.name,
+    role: role ? toLowerRole(role) : null,
+    isAdmin,
+    canCreate: isAdmin,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The organization screen's data; content-manager passwords only reach admins. */
+export function presentOrganization(
+  row: OrganizationRow,
+  grants: Grants,
+  sites: SiteSummary[],
+  settings: OrganizationSettingRow[],
+): Organization {
+  const summary = presentOrganizationSummary(row, grants);
+  return {
+    ...summary,
+    sites,
+    organizationsettings: settings.map((s) => presentOrganizationSetting(s, { revealSecrets: summary.isAdmin })),
+  };
+}

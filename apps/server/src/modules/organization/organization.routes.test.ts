@@ -1,0 +1,392 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrganizationListSchema, OrganizationSchema, SettingSchema, SiteListSchema, type Role } from '@plinth/shared';
+import { exhibits, organizationSettings, sites } from '../../db/schema.js';
+import { createExhibit, createOrganization, createSite, grant, uniqueName } from '../../test/factories.js';
+import type { TestClient } from '../../test/test-client.js';
+import { startTestServer, type TestServer } from '../../test/test-server.js';
+
+let server: TestServer;
+let admin: TestClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = (await server.signUp({ isPlatformAdmin: true })).client;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const BAD_ID = 'not-a-uuid';
+const UNKNOWN_ID = '6f1c3f7e-2a9b-4c8e-9d1a-3b5e7f9a1c2d';
+
+/** A signed-in user with the given grants. */
+async function userWith(...grants: [scope: 'organization' | 'site' | 'exhibit', id: string, role: Role][]) {
+  const { client, id } = await server.signUp();
+  for (const [scope, thingId, role] of grants) await grant(server.deps.db, scope, thingId, id, role);
+  return client;
+}
+
+/** An organization with two sites and an exhibit in the first, plus a second organization. */
+async function world() {
+  const db = server.deps.db;
+  const org = await createOrganization(db, uniqueName('Museum'));
+  const siteA = await createSite(db, org.id, 'A wing');
+  const siteB = await createSite(db, org.id, 'B wing');
+  const exhibit = await createExhibit(db, siteA.id, 'Pendulum');
+  const other = await createOrganization(db, uniqueName('Other'));
+  const otherSite = await createSite(db, other.id, 'Elsewhere');
+  const outsider = await userWith(['organization', other.id, 'MANAGER']);
+  return { org, siteA, siteB, exhibit, other, otherSite, outsider };
+}
+
+describe('POST /org-management/organization', () => {
+  it('lets a platform admin create an organization with its default settings', async () => {
+    const name = uniqueName('Science Hall');
+    const res = await admin.post('/org-management/organization', { name: `  ${name}  ` });
+    expect(res.status).toBe(200);
+    const org = OrganizationSchema.parse(res.body);
+    expect(org).toMatchObject({ name, role: 'manager', isAdmin: true, canCreate: true, sites: [] });
+    expect(org.organizationsettings.map((s) => [s.idString, s.kind, s.value])).toEqual([
+      ['content_manager_config', 'contentManager', ''],
+      ['analytics_config', 'analytics', ''],
+      ['support_contact', 'text', ''],
+      ['time_zone', 'text', 'UTC'],
+    ]);
+    for (const setting of org.organizationsettings) {
+      expect(setting.OrganizationId).toBe(org.id);
+      expect(setting.SiteId).toBeNull();
+    }
+    const rows = await server.deps.db
+      .select({ idString: organizationSettings.idString, inherited: organizationSettings.inherited })
+      .from(organizationSettings)
+      .where(eq(organizationSettings.organizationId, org.id));
+    expect(Object.fromEntries(rows.map((r) => [r.idString, r.inherited]))).toEqual({
+      content_manager_config: false,
+      analytics_config: false,
+      support_contact: true,
+      time_zone: true,
+    });
+  });
+
+  it('refuses a name already taken, whatever its case', async () => {
+    const name = uniqueName('Planetarium');
+    expect((await admin.post('/org-management/organization', { name })).status).toBe(200);
+    const again = await admin.post('/org-management/organization', { name: name.toUpperCase() });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({
+      response: 'OrganizationNameAlreadyTakenException',
+      code: 'OrganizationNameAlreadyTakenException',
+    });
+  });
+
+  it('names the field of a bad body', async () => {
+    const empty = await admin.post('/org-management/organization', { name: '   ' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.response).toBe('name: must not be empty');
+    const missing = await admin.post('/org-management/organization', {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.response).toMatch(/^name: /);
+    const long = await admin.post('/org-management/organization', { name: 'x'.repeat(201) });
+    expect(long.status).toBe(400);
+    expect(long.body.response).toBe('name: must be at most 200 characters');
+  });
+
+  it('is for platform admins only, even organization managers get 403', async () => {
+    const { org } = await world();
+    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const res = await manager.post('/org-management/organization', { name: uniqueName('Mine') });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('Forbidden');
+    expect((await server.client().post('/org-management/organization', { name: 'x' })).status).toBe(401);
+  });
+});
+
+describe('GET /org-management/organization', () => {
+  it('lists what each caller sees, with the role and flags of each, sorted by name', async () => {
+    const { org, siteA, exhibit, other } = await world();
+    const viewer = await userWith(['organization', org.id, 'VIEWER'], ['organization', other.id, 'MANAGER']);
+    const res = await viewer.get('/org-management/organization');
+    expect(res.status).toBe(200);
+    const list = OrganizationListSchema.parse(res.body);
+    expect(list.canCreate).toBe(false);
+    expect(list.organizations.map((o) => o.name)).toEqual([org.name, other.name].sort((a, b) => a.localeCompare(b)));
+    expect(list.organizations.find((o) => o.id === org.id)).toMatchObject({ role: 'viewer', isAdmin: false, canCreate: false });
+    expect(list.organizations.find((o) => o.id === other.id)).toMatchObject({ role: 'manager', isAdmin: true, canCreate: true });
+
+    const developer = await userWith(['organization', org.id, 'DEVELOPER']);
+    const [devOrg] = (await developer.get('/org-management/organization')).body.organizations;
+    expect(devOrg).toMatchObject({ id: org.id, role: 'developer', isAdmin: false, canCreate: false });
+
+    const siteOnly = await userWith(['site', siteA.id, 'MANAGER']);
+    const siteList = (await siteOnly.get('/org-management/organization')).body;
+    expect(siteList.organizations).toEqual([
+      { id: org.id, name: org.name, role: null, isAdmin: false, canCreate: false, createdAt: org.createdAt.toISOString() },
+    ]);
+
+    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'DEVELOPER']);
+    const exhibitList = (await exhibitOnly.get('/org-management/organization')).body;
+    expect(exhibitList.organizations.map((o: { id: string; role: unknown }) => [o.id, o.role])).toEqual([[org.id, null]]);
+  });
+
+  it('shows platform admins every organization and lets them create', async () => {
+    const { org, other } = await world();
+    const list = OrganizationListSchema.parse((await admin.get('/org-management/organization')).body);
+    expect(list.canCreate).toBe(true);
+    const ids = list.organizations.map((o) => o.id);
+    expect(ids).toEqual(expect.arrayContaining([org.id, other.id]));
+    expect(list.organizations.every((o) => o.role === 'manager' && o.isAdmin)).toBe(true);
+    const zulu = await createOrganization(server.deps.db, uniqueName('zulu'));
+    const alpha = await createOrganization(server.deps.db, uniqueName('ALPHA'));
+    const sorted = OrganizationListSchema.parse((await admin.get('/org-management/organization')).body).organizations;
+    const indexOf = (id: string) => sorted.findIndex((o) => o.id === id);
+    expect(indexOf(alpha.id)).toBeLessThan(indexOf(org.id));
+    expect(indexOf(org.id)).toBeLessThan(indexOf(other.id));
+    expect(indexOf(other.id)).toBeLessThan(indexOf(zulu.id));
+  });
+
+  it('shows nothing of other organizations and nothing to a user without grants', async () => {
+    const { org, outsider } = await world();
+    const list = (await outsider.get('/org-management/organization')).body;
+    expect(list.organizations.map((o: { id: string }) => o.id)).not.toContain(org.id);
+    const nobody = await userWith();
+    expect((await nobody.get('/org-management/organization')).body).toEqual({ organizations: [], canCreate: false });
+    expect((await server.client().get('/org-management/organization')).status).toBe(401);
+  });
+});
+
+describe('GET /org-management/organization/{id}', () => {
+  it('answers sites and settings to any role, passwords only to admins', async () => {
+    const { org, siteA, siteB } = await world();
+    const config = {
+      url: 'https://cms.example.com',
+      adminUser: 'admin@example.com',
+      adminPassword: 'admin-secret',
+      editorUser: 'editor@example.com',
+      editorPassword: 'editor-secret',
+      apiUser: 'api@example.com',
+      apiPassword: 'api-secret',
+    };
+    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const saved = await manager.put(`/org-management/organization/${org.id}/setting/content_manager_config`, {
+      value: JSON.stringify(config),
+    });
+    expect(saved.status).toBe(200);
+
+    const asManager = OrganizationSchema.parse((await manager.get(`/org-management/organization/${org.id}`)).body);
+    expect(asManager).toMatchObject({ id: org.id, name: org.name, role: 'manager', isAdmin: true, canCreate: true });
+    expect(asManager.sites.map((s) => s.id)).toEqual([siteA.id, siteB.id]);
+    expect(asManager.sites[0]).toMatchObject({ organizationName: org.name, role: 'manager', canCreate: true });
+    const managerConfig = asManager.organizationsettings.find((s) => s.idString === 'content_manager_config')!;
+    expect(JSON.parse(managerConfig.value)).toEqual(config);
+
+    for (const role of ['VIEWER', 'DEVELOPER'] as const) {
+      const client = await userWith(['organization', org.id, role]);
+      const res = await client.get(`/org-management/organization/${org.id}`);
+      expect(res.status).toBe(200);
+      const body = OrganizationSchema.parse(res.body);
+      expect(body).toMatchObject({ role: role.toLowerCase(), isAdmin: false, canCreate: false });
+      expect(body.sites.map((s) => s.id)).toEqual([siteA.id, siteB.id]);
+      const blanked = JSON.parse(body.organizationsettings.find((s) => s.idString === 'content_manager_config')!.value);
+      expect(blanked).toEqual({ ...config, adminPassword: '', editorPassword: '', apiPassword: '' });
+      expect(JSON.stringify(res.body)).not.toContain('secret');
+    }
+  });
+
+  it('answers 403 to a user who sees it only through a site or exhibit grant', async () => {
+    const { org, siteA, exhibit } = await world();
+    const siteOnly = await userWith(['site', siteA.id, 'MANAGER']);
+    const res = await siteOnly.get(`/org-management/organization/${org.id}`);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('Forbidden');
+    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'MANAGER']);
+    expect((await exhibitOnly.get(`/org-management/organization/${org.id}`)).status).toBe(403);
+  });
+
+  it('answers 404 to users of another organization, for unknown ids, and 400 for a bad id', async () => {
+    const { org, outsider } = await world();
+    const res = await outsider.get(`/org-management/organization/${org.id}`);
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).not.toContain(org.name);
+    expect((await admin.get(`/org-management/organization/${UNKNOWN_ID}`)).status).toBe(404);
+    const bad = await admin.get(`/org-management/organization/${BAD_ID}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.response).toBe('id: must be a valid id');
+  });
+});
+
+describe('PUT /org-management/organization/{id}', () => {
+  it('lets an organization manager rename it', async () => {
+    const { org } = await world();
+    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const name = uniqueName('Renamed');
+    const res = await manager.put(`/org-management/organization/${org.id}`, { name });
+    expect(res.status).toBe(200);
+    expect(OrganizationSchema.parse(res.body)).toMatchObject({ id: org.id, name, isAdmin: true });
+    expect((await manager.get(`/org-management/organization/${org.id}`)).body.name).toBe(name);
+  });
+
+  it('keeps names unique case-insensitively, but a new case of its own name is fine', async () => {
+    const { org, other } = await world();
+    const clash = await admin.put(`/org-management/organization/${org.id}`, { name: other.name.toLowerCase() });
+    expect(clash.status).toBe(409);
+    expect(clash.body.response).toBe('OrganizationNameAlreadyTakenException');
+    const recased = await admin.put(`/org-management/organization/${org.id}`, { name: org.name.toUpperCase() });
+    expect(recased.status).toBe(200);
+  });
+
+  it('refuses developers, viewers and site managers (403), outsiders (404) and a bad body (400)', async () => {
+    const { org, siteA, outsider } = await world();
+    for (const client of [
+      await userWith(['organization', org.id, 'DEVELOPER']),
+      await userWith(['organization', org.id, 'VIEWER']),
+      await userWith(['site', siteA.id, 'MANAGER']),
+    ]) {
+      expect((await client.put(`/org-management/organization/${org.id}`, { name: uniqueName('No') })).status).toBe(403);
+    }
+    expect((await outsider.put(`/org-management/organization/${org.id}`, { name: uniqueName('No') })).status).toBe(404);
+    const bad = await admin.put(`/org-management/organization/${org.id}`, { name: '' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.response).toBe('name: must not be empty');
+  });
+});
+
+describe('DELETE /org-management/organization/{id}', () => {
+  it('refuses while an exhibit is locked, naming the locked exhibits, then deletes everything', async () => {
+    const db = server.deps.db;
+    const { org, siteA, siteB } = await world();
+    const locked = await createExhibit(db, siteB.id, 'Locked one', { manifestLocked: true });
+    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const refused = await manager.delete(`/org-management/organization/${org.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      response: 'This organization cannot be deleted because it contains locked exhibits.',
+      code: 'LockedExhibits',
+      message: 'This organization cannot be deleted because it contains locked exhibits.',
+      details: { lockedExhibits: [{ id: locked.id, name: 'Locked one' }] },
+    });
+    expect((await manager.get(`/org-management/organization/${org.id}`)).status).toBe(200);
+
+    await db.update(exhibits).set({ manifestLocked: false }).where(eq(exhibits.id, locked.id));
+    const res = await manager.delete(`/org-management/organization/${org.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    expect((await admin.get(`/org-management/organization/${org.id}`)).status).toBe(404);
+    expect(await db.select().from(sites).where(eq(sites.organizationId, org.id))).toEqual([]);
+    expect(await db.select().from(exhibits).where(eq(exhibits.siteId, siteA.id))).toEqual([]);
+    expect(await db.select().from(organizationSettings).where(eq(organizationSettings.organizationId, org.id))).toEqual([]);
+  });
+
+  it('refuses developers and site managers (403) and outsiders (404)', async () => {
+    const { org, siteA, outsider } = await world();
+    const developer = await userWith(['organization', org.id, 'DEVELOPER']);
+    expect((await developer.delete(`/org-management/organization/${org.id}`)).status).toBe(403);
+    const siteManager = await userWith(['site', siteA.id, 'MANAGER']);
+    expect((await siteManager.delete(`/org-management/organization/${org.id}`)).status).toBe(403);
+    expect((await outsider.delete(`/org-management/organization/${org.id}`)).status).toBe(404);
+    expect((await admin.get(`/org-management/organization/${org.id}`)).status).toBe(200);
+  });
+});
+
+describe('PUT /org-management/organization/{id}/setting/{idString}', () => {
+  it('saves text and config settings for an organization manager', async () => {
+    const { org } = await world();
+    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const text = await manager.put(`/org-management/organization/${org.id}/setting/time_zone`, { value: 'Europe/Berlin' });
+    expect(text.status).toBe(200);
+    expect(SettingSchema.parse(text.body)).toMatchObject({
+      idString: 'time_zone',
+      display: 'Time Zone',
+      value: 'Europe/Berlin',
+      kind: 'text',
+      OrganizationId: org.id,
+      SiteId: null,
+    });
+    const analytics = await manager.put(`/org-management/organization/${org.id}/setting/analytics_config`, {
+      value: JSON.stringify({ url: 'https://stats.example.com', suiteId: 'suite-1' }),
+    });
+    expect(analytics.status).toBe(200);
+    expect(JSON.parse(analytics.body.value)).toEqual({ url: 'https://stats.example.com', suiteId: 'suite-1', exhibitIds: '' });
+    const cleared = await manager.put(`/org-management/organization/${org.id}/setting/analytics_config`, { value: '' });
+    expect(cleared.body.value).toBe('');
+    const read = OrganizationSchema.parse((await manager.get(`/org-management/organization/${org.id}`)).body);
+    expect(read.organizationsettings.find((s) => s.idString === 'time_zone')!.value).toBe('Europe/Berlin');
+  });
+
+  it('checks config values against their schema and names the problem', async () => {
+    const { org } = await world();
+    const path = `/org-management/organization/${org.id}/setting`;
+    const notJson = await admin.put(`${path}/content_manager_config`, { value: '{url:' });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.response).toBe('value: the content manager config must be JSON');
+    const wrongType = await admin.put(`${path}/content_manager_config`, { value: JSON.stringify({ url: 5 }) });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.response).toMatch(/^value\.url: /);
+    const badUrl = await admin.put(`${path}/content_manager_config`, { value: JSON.stringify({ url: 'ftp://x' }) });
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.body.response).toMatch(/^value\.url: /);
+    const analytics = await admin.put(`${path}/analytics_config`, { value: '[1]' });
+    expect(analytics.status).toBe(400);
+    expect(analytics.body.response).toMatch(/^value: /);
+    const missing = await admin.put(`${path}/time_zone`, {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.response).toMatch(/^value: /);
+  });
+
+  it('answers 404 for unknown or site-only settings', async () => {
+    const { org } = await world();
+    expect((await admin.put(`/org-management/organization/${org.id}/setting/nope`, { value: 'x' })).status).toBe(404);
+    const siteOnly = await admin.put(`/org-management/organization/${org.id}/setting/external_report_url`, { value: '' });
+    expect(siteOnly.status).toBe(404);
+  });
+
+  it('refuses developers, viewers and site managers (403) and outsiders (404)', async () => {
+    const { org, siteA, outsider } = await world();
+    const path = `/org-management/organization/${org.id}/setting/time_zone`;
+    for (const client of [
+      await userWith(['organization', org.id, 'DEVELOPER']),
+      await userWith(['organization', org.id, 'VIEWER']),
+      await userWith(['site', siteA.id, 'MANAGER']),
+    ]) {
+      expect((await client.put(path, { value: 'x' })).status).toBe(403);
+    }
+    expect((await outsider.put(path, { value: 'x' })).status).toBe(404);
+  });
+});
+
+describe('GET /org-management/organization/{id}/sites', () => {
+  it('answers every site to an organization role and only the granted ones otherwise', async () => {
+    const { org, siteA, siteB, exhibit } = await world();
+    const viewer = await userWith(['organization', org.id, 'VIEWER']);
+    const all = SiteListSchema.parse((await viewer.get(`/org-management/organization/${org.id}/sites`)).body);
+    expect(all.sites.map((s) => [s.id, s.role, s.canCreate])).toEqual([
+      [siteA.id, 'viewer', false],
+      [siteB.id, 'viewer', false],
+    ]);
+
+    const siteManager = await userWith(['site', siteB.id, 'MANAGER']);
+    const one = (await siteManager.get(`/org-management/organization/${org.id}/sites`)).body;
+    expect(one.sites).toEqual([
+      {
+        id: siteB.id,
+        name: 'B wing',
+        organizationId: org.id,
+        organizationName: org.name,
+        role: 'manager',
+        canCreate: true,
+        createdAt: siteB.createdAt.toISOString(),
+      },
+    ]);
+
+    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'VIEWER']);
+    const throughExhibit = (await exhibitOnly.get(`/org-management/organization/${org.id}/sites`)).body;
+    expect(throughExhibit.sites.map((s: { id: string; role: unknown }) => [s.id, s.role])).toEqual([[siteA.id, null]]);
+  });
+
+  it('answers 404 to outsiders and for unknown organizations', async () => {
+    const { org, outsider } = await world();
+    expect((await outsider.get(`/org-management/organization/${org.id}/sites`)).status).toBe(404);
+    expect((await admin.get(`/org-management/organization/${UNKNOWN_ID}/sites`)).status).toBe(404);
+    expect((await admin.get(`/org-management/organization/${BAD_ID}/sites`)).status).toBe(400);
+  });
+});

@@ -1,14 +1,48 @@
-import { AppShell } from '@mantine/core';
-import { Outlet } from 'react-router';
+import { Anchor, AppShell, Group, Image, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconHelpCircle } from '@tabler/icons-react';
+import { Link, Outlet } from 'react-router';
+import { useCurrentUser } from '../../api/auth';
+import { paths } from '../paths';
+import { signOut } from './logout';
+import { ProfileMenu } from './ProfileMenu';
+import { SubmitTicketDialog } from './SubmitTicketDialog';
 
-/** Signed-in frame: the top bar (filled in by the layout work) and the page. */
+/**
+ * The signed-in frame: the top bar (Plinth mark linking home, Help, the profile menu) above the
+ * page. Screens with a left navigation render it inside their own content.
+ */
 export function AppLayout() {
+  const me = useCurrentUser();
+  const [ticketOpened, ticket] = useDisclosure(false);
+
   return (
     <AppShell header={{ height: 60 }} padding="md">
-      <AppShell.Header />
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <UnstyledButton component={Link} to={paths.home()} aria-label="Plinth home">
+            <Group gap="xs" wrap="nowrap">
+              <Image src="/favicon.svg" alt="" w={28} h={28} />
+              <Text fw={700} fz="lg">
+                Plinth
+              </Text>
+            </Group>
+          </UnstyledButton>
+          <Group gap="md" wrap="nowrap">
+            <Anchor component={Link} to={paths.help()} c="dimmed" fw={500} size="sm">
+              <Group gap={4} wrap="nowrap">
+                <IconHelpCircle size={18} aria-hidden />
+                Help
+              </Group>
+            </Anchor>
+            {me.data && <ProfileMenu user={me.data} onSubmitTicket={ticket.open} onLogout={() => void signOut()} />}
+          </Group>
+        </Group>
+      </AppShell.Header>
       <AppShell.Main>
         <Outlet />
       </AppShell.Main>
+      <SubmitTicketDialog opened={ticketOpened} onClose={ticket.close} />
     </AppShell>
   );
 }

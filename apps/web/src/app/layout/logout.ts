@@ -1,0 +1,22 @@
+import { logout } from '../../api/auth';
+import { analytics } from '../../lib/analytics';
+
+/**
+ * Signs out: the server deletes the session and clears the cookie, then local and session
+ * storage are cleared, analytics forgets the user, and the browser reloads on /login.
+ */
+export async function signOut(): Promise<void> {
+  try {
+    await logout();
+  } catch {
+    // Reloading on /login still drops the signed-in state; the cookie expires on its own.
+  }
+  try {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  } catch {
+    // Storage can be unavailable (private mode); there is nothing to clear then.
+  }
+  analytics.reset();
+  window.location.assign('/login');
+}

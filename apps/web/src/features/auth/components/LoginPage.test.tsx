@@ -1,0 +1,60 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { queryKeys } from '../../../api/query-keys';
+import { LoginPage, SSO_FAILED_MESSAGE } from './LoginPage';
+
+function renderLogin(methods: string[] | 'failed', path = '/login') {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  if (methods !== 'failed') client.setQueryData(queryKeys.loginMethods, { methods });
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={[path]}>
+          <LoginPage />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe('LoginPage', () => {
+  it('enables Log In only when both email and password are filled', async () => {
+    const user = userEvent.setup();
+    renderLogin(['GENERIC']);
+    const button = screen.getByRole('button', { name: 'Log In' });
+    expect(button).toBeDisabled();
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    expect(button).toBeDisabled();
+    await user.type(screen.getByLabelText('Password'), 'x');
+    expect(button).toBeEnabled();
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
+    expect(screen.queryByText('Sign in with Google')).not.toBeInTheDocument();
+  });
+
+  it('offers Google as a browser navigation to the sign-on start', () => {
+    renderLogin(['GOOGLE_AUTH']);
+    expect(screen.getByRole('link', { name: 'Sign in with Google' })).toHaveAttribute('href', '/api/v1/auth/google');
+    expect(screen.queryByRole('button', { name: 'Log In' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the email form when the method list cannot be read', async () => {
+    // The network is down: every request fails before reaching a server.
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    try {
+      renderLogin('failed');
+      expect(await screen.findByRole('button', { name: 'Log In' })).toBeInTheDocument();
+      expect(screen.queryByText('Sign in with Google')).not.toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('says so when single sign-on failed', () => {
+    renderLogin(['GENERIC', 'GOOGLE_AUTH'], '/login?sso=failed');
+    expect(screen.getByRole('alert')).toHaveTextContent(SSO_FAILED_MESSAGE);
+  });
+});

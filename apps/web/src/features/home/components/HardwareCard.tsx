@@ -1,0 +1,35 @@
+import { Badge, Group, Text, ThemeIcon } from '@mantine/core';
+import { IconCpu } from '@tabler/icons-react';
+import type { Hardware } from '@plinth/shared';
+import { paths } from '../../../app/paths';
+import { HomeCard } from './HomeCard';
+import { OnlineBadge } from './OnlineBadge';
+
+/** A hardware unit on home; it opens only when the server granted a role on its site. */
+export function HardwareCard({ hardware }: { hardware: Hardware }) {
+  const to = hardware.role ? paths.hardware(hardware.organizationId, hardware.siteId, hardware.id) : null;
+  return (
+    <HomeCard
+      title={hardware.name}
+      subtitle={`${hardware.siteName} · ${hardware.organizationName}`}
+      to={to}
+      icon={
+        <ThemeIcon variant="light" color="grape" radius="md">
+          <IconCpu size={18} aria-hidden />
+        </ThemeIcon>
+      }
+    >
+      <Group gap="xs">
+        <OnlineBadge online={hardware.online} />
+        {hardware.controlDebug && (
+          <Badge color="orange" variant="light" size="sm">
+            Debug mode
+          </Badge>
+        )}
+      </Group>
+      <Text size="xs" c="dimmed" truncate>
+        {hardware.exhibitName ? `Connected to ${hardware.exhibitName}` : 'Not connected to an exhibit'}
+      </Text>
+    </HomeCard>
+  );
+}

@@ -1,0 +1,21 @@
+import { ThemeIcon } from '@mantine/core';
+import { IconMapPin } from '@tabler/icons-react';
+import type { SiteSummary } from '@plinth/shared';
+import { paths } from '../../../app/paths';
+import { HomeCard } from './HomeCard';
+
+/** A site on home; it opens on its exhibits tab when the user holds a role on it (not only on one of its exhibits). */
+export function SiteCard({ site }: { site: SiteSummary }) {
+  return (
+    <HomeCard
+      title={site.name}
+      subtitle={site.organizationName}
+      to={site.role ? paths.site(site.organizationId, site.id, 'exhibits') : null}
+      icon={
+        <ThemeIcon variant="light" color="teal" radius="md">
+          <IconMapPin size={18} aria-hidden />
+        </ThemeIcon>
+      }
+    />
+  );
+}

@@ -33,3 +33,17 @@ export function LockedExhibitDialog({ opened, onClose, itemType, lockedExhibits 
     </Modal>
   );
 }
+
+/**
+ * The locked exhibits named by a 409 LockedExhibits answer, or null for any other error, so a
+ * delete that the server refused can open this dialog instead of an error line.
+ */
+export function lockedExhibitsFromError(error: unknown): { id: string; name: string }[] | null {
+  const body = (error as { body?: unknown } | null)?.body as { code?: unknown; details?: { lockedExhibits?: unknown } } | null | undefined;
+  if (!body || body.code !== 'LockedExhibits') return null;
+  const list = body.details?.lockedExhibits;
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (e): e is { id: string; name: string } => typeof e === 'object' && e !== null && typeof e.id === 'string' && typeof e.name === 'string',
+  );
+}

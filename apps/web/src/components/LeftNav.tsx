@@ -1,0 +1,113 @@
+import { ActionIcon, Badge, Group, NavLink, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconArrowLeft, IconHome, IconPlugConnected, IconPlugConnectedX, IconWifi, IconWifiOff } from '@tabler/icons-react';
+import { Link } from 'react-router';
+
+/** One entry of the left navigation; `online` and `connected` add their icons when given. */
+export type LeftNavItem = {
+  id: string;
+  label: string;
+  /** Where choosing the entry goes. */
+  to: string;
+  online?: boolean;
+  connected?: boolean;
+};
+
+/** A leader exhibit with its followers, shown together. */
+export type LeftNavGroup = { leader: LeftNavItem; followers: LeftNavItem[] };
+
+export type LeftNavProps = {
+  title: string;
+  onBack: () => void;
+  /** Label of the back button for screen readers. */
+  backLabel?: string;
+  groups?: LeftNavGroup[];
+  items?: LeftNavItem[];
+  activeId?: string;
+};
+
+function StateIcons({ item }: { item: LeftNavItem }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      {item.connected !== undefined &&
+        (item.connected ? (
+          <IconPlugConnected size={16} aria-label="Connected" color="var(--mantine-color-teal-6)" />
+        ) : (
+          <IconPlugConnectedX size={16} aria-label="Not connected" color="var(--mantine-color-gray-5)" />
+        ))}
+      {item.online !== undefined &&
+        (item.online ? (
+          <IconWifi size={16} aria-label="Online" color="var(--mantine-color-teal-6)" />
+        ) : (
+          <IconWifiOff size={16} aria-label="Offline" color="var(--mantine-color-gray-5)" />
+        ))}
+    </Group>
+  );
+}
+
+function NavEntry({ item, activeId, tag, indent }: { item: LeftNavItem; activeId?: string; tag?: string; indent?: boolean }) {
+  const active = item.id === activeId;
+  return (
+    <NavLink
+      component={Link}
+      to={item.to}
+      active={active}
+      aria-current={active ? 'page' : undefined}
+      pl={indent ? 'xl' : undefined}
+      label={
+        <Group gap={6} wrap="nowrap" justify="space-between">
+          <Text size="sm" truncate>
+            {item.label}
+          </Text>
+          {tag && (
+            <Badge size="xs" variant="light" color={tag === 'Leader' ? 'blue' : 'gray'}>
+              {tag}
+            </Badge>
+          )}
+        </Group>
+      }
+      rightSection={<StateIcons item={item} />}
+    />
+  );
+}
+
+/**
+ * The left navigation of the site, exhibit and hardware screens: back and home buttons, a title,
+ * leader/follower groups and the other entries, the active one highlighted. Entries are links,
+ * so they are reachable and activated with the keyboard.
+ */
+export function LeftNav({ title, onBack, backLabel = 'Back', groups = [], items = [], activeId }: LeftNavProps) {
+  return (
+    <Stack gap="xs" component="nav" aria-label={title} h="100%">
+      <Group gap="xs">
+        <Tooltip label={backLabel}>
+          <ActionIcon variant="subtle" onClick={onBack} aria-label={backLabel}>
+            <IconArrowLeft size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Home">
+          <ActionIcon variant="subtle" component={Link} to="/" aria-label="Home">
+            <IconHome size={18} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+      <Title order={4} px="xs">
+        {title}
+      </Title>
+      <ScrollArea style={{ flex: 1 }}>
+        <Stack gap={0}>
+          {groups.map((group) => (
+            <div key={group.leader.id} role="group" aria-label={`${group.leader.label} group`}>
+              <NavEntry item={group.leader} activeId={activeId} tag="Leader" />
+              {group.followers.map((follower) => (
+                <NavEntry key={follower.id} item={follower} activeId={activeId} tag="Follower" indent />
+              ))}
+            </div>
+          ))}
+          {items.map((item) => (
+            <NavEntry key={item.id} item={item} activeId={activeId} />
+          ))}
+        </Stack>
+      </ScrollArea>
+    </Stack>
+  );
+}

@@ -1,0 +1,311 @@
+import { Alert, Badge, Button, Divider, Group, Loader, Modal, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  AnalyticsConfigSchema,
+  ContentManagerConfigSchema,
+  SETTINGS_SAVED_BANNER_MS,
+  type AnalyticsConfig,
+  type ContentManagerConfig,
+  type Setting,
+} from '@plinth/shared';
+import { GuardedButton } from './GuardedButton';
+
+export const SETTINGS_SAVED_TEXT = 'Settings saved.';
+export const SETTINGS_ERROR_TEXT = 'There were errors in saving the settings.';
+export const INHERITED_SETTING_TEXT = 'This field may only be modified at the organization level.';
+
+export type SettingsFormProps = {
+  settings: Setting[];
+  /** The caller's role may edit settings here; otherwise every input is disabled. */
+  canEdit: boolean;
+  /** Settings shown read-only because they belong to a higher level (site screen: organization settings). */
+  isInherited?: (setting: Setting) => boolean;
+  /** Saves one setting; Save calls it once per changed setting, all together. */
+  saveSetting: (setting: Setting, value: string) => Promise<unknown>;
+  /** Runs once after a Save round, to refetch the settings. */
+  onSaved?: () => void;
+  /** Gets the address of the content-manager frame; shows 'View Organizational Content' when given. */
+  getContentUrl?: () => Promise<string>;
+};
+
+type Structured = ContentManagerConfig | AnalyticsConfig;
+
+/** Parses a JSON setting value with its schema; an empty or broken value reads as all defaults. */
+function parseConfig<T extends Structured>(raw: string, schema: { parse: (v: unknown) => T }): T {
+  let data: unknown = {};
+  try {
+    data = raw ? JSON.parse(raw) : {};
+  } catch {
+    data = {};
+  }
+  try {
+    return schema.parse(data && typeof data === 'object' ? data : {});
+  } catch {
+    return schema.parse({});
+  }
+}
+
+/** The value as the form holds it: structured settings as canonical JSON, so unchanged reads as unchanged. */
+function normalize(setting: Setting, raw: string): string {
+  if (setting.kind === 'contentManager') return JSON.stringify(parseConfig(raw, ContentManagerConfigSchema));
+  if (setting.kind === 'analytics') return JSON.stringify(parseConfig(raw, AnalyticsConfigSchema));
+  return raw;
+}
+
+function baselineOf(settings: Setting[]): Record<string, string> {
+  return Object.fromEntries(settings.map((s) => [s.idString, normalize(s, s.value)]));
+}
+
+/** Only http(s) addresses may be framed (an admin-entered `javascript:` address must never run). */
+function isFramable(url: string): boolean {
+  return /^https?:\/\//i.test(url);
+}
+
+const CONTENT_MANAGER_FIELDS: { key: keyof ContentManagerConfig; label: string; secret?: boolean }[] = [
+  { key: 'url', label: 'URL' },
+  { key: 'adminUser', label: 'Admin User' },
+  { key: 'adminPassword', label: 'Admin Password', secret: true },
+  { key: 'editorUser', label: 'Editor User' },
+  { key: 'editorPassword', label: 'Editor Password', secret: true },
+  { key: 'apiUser', label: 'API User' },
+  { key: 'apiPassword', label: 'API Password', secret: true },
+];
+
+const ANALYTICS_FIELDS: { key: keyof AnalyticsConfig; label: string; description?: string }[] = [
+  { key: 'url', label: 'URL' },
+  { key: 'suiteId', label: 'Suite ID' },
+  { key: 'exhibitIds', label: 'Exhibit IDs', description: 'Comma separated' },
+];
+
+function ModifiedMarker({ show }: { show: boolean }) {
+  if (!show) return null;
+  return (
+    <Badge size="xs" color="orange" variant="light">
+      Modified
+    </Badge>
+  );
+}
+
+/**
+ * The settings tab of the organization and site screens: one input per setting (structured
+ * editors for the content-manager and analytics configs), a 'Modified' marker per changed field,
+ * and Save, which sends every changed setting at once and reports 'Settings saved.' for 3 seconds
+ * or the error text.
+ */
+export function SettingsForm({ settings, canEdit, isInherited, saveSetting, onSaved, getContentUrl }: SettingsFormProps) {
+  const [baseline, setBaseline] = useState<Record<string, string>>(() => baselineOf(settings));
+  const [values, setValues] = useState<Record<string, string>>(() => baselineOf(settings));
+  const [saving, setSaving] = useState(false);
+  const [banner, setBanner] = useState<'saved' | 'error' | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const baselineRef = useRef(baseline);
+  baselineRef.current = baseline;
+
+  const settingsKey = settings.map((s) => `${s.idString}=${s.value}`).join('\u0000');
+  useEffect(() => {
+    const next = baselineOf(settings);
+    const previous = baselineRef.current;
+    setValues((current) => {
+      const merged: Record<string, string> = { ...next };
+      for (const [id, value] of Object.entries(current)) {
+        if (id in next && value !== previous[id]) merged[id] = value;
+      }
+      return merged;
+    });
+    setBaseline(next);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- settingsKey stands for the settings' values
+  }, [settingsKey]);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const editable = (s: Setting) => canEdit && !isInherited?.(s);
+  const changed = useMemo(
+    () => settings.filter((s) => editable(s) && values[s.idString] !== baseline[s.idString]),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- editable depends only on canEdit and isInherited
+    [settings, values, baseline, canEdit, isInherited],
+  );
+
+  const setValue = (idString: string, value: string) => setValues((v) => ({ ...v, [idString]: value }));
+
+  const handleSave = async () => {
+    if (changed.length === 0) return;
+    setSaving(true);
+    clearTimeout(timer.current);
+    setBanner(null);
+    const results = await Promise.allSettled(changed.map((s) => saveSetting(s, values[s.idString] ?? '')));
+    setSaving(false);
+    const saved = changed.filter((_, i) => results[i]?.status === 'fulfilled');
+    setBaseline((b) => ({ ...b, ...Object.fromEntries(saved.map((s) => [s.idString, values[s.idString] ?? ''])) }));
+    if (saved.length > 0) onSaved?.();
+    if (saved.length === changed.length) {
+      setBanner('saved');
+      timer.current = setTimeout(() => setBanner(null), SETTINGS_SAVED_BANNER_MS);
+    } else {
+      for (const r of results) if (r.status === 'rejected') console.error('Setting save failed', r.reason);
+      setBanner('error');
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      {settings.map((setting) => {
+        const value = values[setting.idString] ?? '';
+        const modified = value !== baseline[setting.idString];
+        const disabled = !editable(setting);
+        const inherited = isInherited?.(setting) ?? false;
+        const common = { setting, value, modified, disabled, inherited, onChange: (v: string) => setValue(setting.idString, v) };
+        if (setting.kind === 'contentManager') {
+          return <ContentManagerEditor key={setting.idString} {...common} getContentUrl={getContentUrl} savedValue={baseline[setting.idString] ?? ''} />;
+        }
+        if (setting.kind === 'analytics') return <AnalyticsEditor key={setting.idString} {...common} />;
+        return (
+          <TextInput
+            key={setting.idString}
+            label={
+              <Group gap={6} component="span">
+                <span>{setting.display}</span>
+                <ModifiedMarker show={modified} />
+              </Group>
+            }
+            description={inherited ? INHERITED_SETTING_TEXT : undefined}
+            value={value}
+            onChange={(e) => setValue(setting.idString, e.currentTarget.value)}
+            disabled={disabled}
+          />
+        );
+      })}
+      {banner === 'saved' && (
+        <Alert color="green" role="status">
+          {SETTINGS_SAVED_TEXT}
+        </Alert>
+      )}
+      {banner === 'error' && (
+        <Alert color="red" role="alert">
+          {SETTINGS_ERROR_TEXT}
+        </Alert>
+      )}
+      {canEdit && (
+        <Group justify="flex-end">
+          <GuardedButton onClick={() => void handleSave()} disabled={changed.length === 0} loading={saving}>
+            Save
+          </GuardedButton>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+type EditorProps = {
+  setting: Setting;
+  value: string;
+  modified: boolean;
+  disabled: boolean;
+  inherited: boolean;
+  onChange: (value: string) => void;
+};
+
+function EditorFrame({ setting, modified, inherited, children }: EditorProps & { children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" role="group" aria-label={setting.display}>
+      <Stack gap="xs">
+        <Group gap={6}>
+          <Title order={5}>{setting.display}</Title>
+          <ModifiedMarker show={modified} />
+        </Group>
+        {inherited && (
+          <Text size="sm" c="dimmed">
+            {INHERITED_SETTING_TEXT}
+          </Text>
+        )}
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+function AnalyticsEditor(props: EditorProps) {
+  const config = parseConfig(props.value, AnalyticsConfigSchema);
+  const update = (key: keyof AnalyticsConfig, v: string) => props.onChange(JSON.stringify({ ...config, [key]: v }));
+  return (
+    <EditorFrame {...props}>
+      {ANALYTICS_FIELDS.map((f) => (
+        <TextInput
+          key={f.key}
+          label={f.label}
+          description={f.description}
+          value={config[f.key]}
+          onChange={(e) => update(f.key, e.currentTarget.value)}
+          disabled={props.disabled}
+        />
+      ))}
+    </EditorFrame>
+  );
+}
+
+function ContentManagerEditor(props: EditorProps & { getContentUrl?: () => Promise<string>; savedValue: string }) {
+  const config = parseConfig(props.value, ContentManagerConfigSchema);
+  const saved = parseConfig(props.savedValue, ContentManagerConfigSchema);
+  const update = (key: keyof ContentManagerConfig, v: string) => props.onChange(JSON.stringify({ ...config, [key]: v }));
+  const [frame, setFrame] = useState<{ url: string | null; error: string | null; loading: boolean } | null>(null);
+
+  const handleView = () => {
+    if (!props.getContentUrl) return;
+    setFrame({ url: null, error: null, loading: true });
+    props
+      .getContentUrl()
+      .then((url) =>
+        isFramable(url)
+          ? setFrame({ url, error: null, loading: false })
+          : setFrame({ url: null, error: 'The content manager URL must start with http:// or https://.', loading: false }),
+      )
+      .catch((e: unknown) =>
+        setFrame({ url: null, error: e instanceof Error && e.message ? e.message : 'Organizational Content is unavailable now', loading: false }),
+      );
+  };
+
+  return (
+    <EditorFrame {...props}>
+      {CONTENT_MANAGER_FIELDS.map((f) =>
+        f.secret ? (
+          <PasswordInput
+            key={f.key}
+            label={f.label}
+            value={config[f.key]}
+            onChange={(e) => update(f.key, e.currentTarget.value)}
+            disabled={props.disabled}
+            autoComplete="new-password"
+          />
+        ) : (
+          <TextInput key={f.key} label={f.label} value={config[f.key]} onChange={(e) => update(f.key, e.currentTarget.value)} disabled={props.disabled} />
+        ),
+      )}
+      {props.getContentUrl && (
+        <>
+          <Divider />
+          <Group>
+            <Button variant="light" onClick={handleView} disabled={!saved.url}>
+              View Organizational Content
+            </Button>
+          </Group>
+        </>
+      )}
+      <Modal opened={frame !== null} onClose={() => setFrame(null)} title="Organizational Content" size="90%" centered>
+        {frame?.loading && <Loader aria-label="Loading content" />}
+        {frame?.error && (
+          <Alert color="red" role="alert">
+            {frame.error}
+          </Alert>
+        )}
+        {frame?.url && (
+          <iframe
+            title="Organizational Content"
+            src={frame.url}
+            style={{ width: '100%', height: '75vh', border: 0 }}
+            sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-downloads"
+            referrerPolicy="no-referrer"
+          />
+        )}
+      </Modal>
+    </EditorFrame>
+  );
+}

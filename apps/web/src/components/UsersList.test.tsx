@@ -1,0 +1,91 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Permission } from '@plinth/shared';
+import { UsersList } from './UsersList';
+import { UsersListAddDialog } from './UsersListAddDialog';
+
+const people: Permission[] = [
+  { id: 'p1', userId: 'u1', email: 'zoe@example.com', firstName: 'Zoe', lastName: 'Z', role: 'developer', accountCreated: true },
+  { id: 'p2', userId: 'u2', email: 'amy@example.com', firstName: '', lastName: '', role: 'viewer', accountCreated: false },
+];
+
+function renderList(canManage: boolean, permissions = people) {
+  const onChangeRole = vi.fn(async () => undefined);
+  const onRemove = vi.fn(async () => undefined);
+  render(
+    <MantineProvider env="test">
+      <UsersList
+        title="Site users"
+        permissions={permissions}
+        canManage={canManage}
+        emptyText="There are no site users."
+        scopeLabel="this site"
+        onChangeRole={onChangeRole}
+        onRemove={onRemove}
+      />
+    </MantineProvider>,
+  );
+  return { onChangeRole, onRemove };
+}
+
+describe('UsersList', () => {
+  it('shows read-only role labels and the Invited badge to non-managers', () => {
+    renderList(false);
+    expect(screen.getByRole('heading', { name: 'Site users' })).toBeInTheDocument();
+    const items = screen.getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('amy@example.com');
+    expect(items[0]).toHaveTextContent('Invited');
+    expect(items[0]).toHaveTextContent('Viewer');
+    expect(items[1]).toHaveTextContent('Developer');
+    expect(items[1]).not.toHaveTextContent('Invited');
+    expect(screen.queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Role of/)).not.toBeInTheDocument();
+  });
+
+  it('lets managers remove a user after confirming', async () => {
+    const { onRemove } = renderList(true);
+    expect(screen.getByRole('textbox', { name: 'Role of zoe@example.com' })).toHaveValue('Developer');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove zoe@example.com' }));
+    expect(screen.getByText('Remove zoe@example.com from this site?')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(onRemove).toHaveBeenCalledWith(people[0]));
+  });
+
+  it('shows the empty text', () => {
+    renderList(true, []);
+    expect(screen.getByText('There are no site users.')).toBeInTheDocument();
+  });
+});
+
+describe('UsersListAddDialog', () => {
+  it('sends the lowercased email with the viewer role by default', async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    render(
+      <MantineProvider env="test">
+        <UsersListAddDialog opened onClose={() => undefined} scope="site" onSubmit={onSubmit} />
+      </MantineProvider>,
+    );
+    expect(screen.getByText(/an invitation to create one is mailed/)).toBeInTheDocument();
+    const add = screen.getByRole('button', { name: 'Add' });
+    expect(add).toBeDisabled();
+    await userEvent.type(screen.getByRole('textbox', { name: /Email/ }), ' New.Person@Example.COM {Enter}');
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith('new.person@example.com', 'viewer'));
+  });
+
+  it('shows the server message when adding fails', async () => {
+    render(
+      <MantineProvider env="test">
+        <UsersListAddDialog
+          opened
+          onClose={() => undefined}
+          scope="organization"
+          onSubmit={() => Promise.reject(new Error('Please check that the user has not already been added.'))}
+        />
+      </MantineProvider>,
+    );
+    await userEvent.type(screen.getByRole('textbox', { name: /Email/ }), 'a@b.co{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please check that the user has not already been added.');
+  });
+});

@@ -1,0 +1,112 @@
+import { ActionIcon, Badge, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { ROLE_OPTIONS, type LowerRole, type Permission } from '@plinth/shared';
+import { ConfirmDialog } from './dialogs/ConfirmDialog';
+
+export type UsersListProps = {
+  /** Heading above the list ('Site users'); none when omitted. */
+  title?: string;
+  permissions: Permission[];
+  /** The caller may change roles and remove users here; otherwise roles are read-only labels. */
+  canManage: boolean;
+  isLoading?: boolean;
+  /** Shown when there is nobody in the list. */
+  emptyText: string;
+  /** Where users are removed from, for the confirmation ('this organization'). */
+  scopeLabel: string;
+  onChangeRole: (permission: Permission, role: LowerRole) => Promise<void>;
+  onRemove: (permission: Permission) => Promise<void>;
+};
+
+function roleLabel(role: LowerRole): string {
+  return ROLE_OPTIONS.find((o) => o.value === role)?.label ?? role;
+}
+
+/**
+ * The users of an organization, site or exhibit by email. Managers get a role dropdown and a
+ * remove button (confirmed); everyone else reads the role. Role change and removal failures are
+ * logged only (spec section 8).
+ */
+export function UsersList({ title, permissions, canManage, isLoading, emptyText, scopeLabel, onChangeRole, onRemove }: UsersListProps) {
+  const [removing, setRemoving] = useState<Permission | null>(null);
+  const [pendingId, setPendingId] = useState<string | null>(null);
+
+  const handleRoleChange = (permission: Permission, value: string | null) => {
+    const role = ROLE_OPTIONS.find((o) => o.value === value)?.value;
+    if (!role || role === permission.role) return;
+    setPendingId(permission.id);
+    onChangeRole(permission, role)
+      .catch((e: unknown) => console.error('Permission update failed', e))
+      .finally(() => setPendingId(null));
+  };
+
+  const handleRemove = async () => {
+    if (!removing) return;
+    try {
+      await onRemove(removing);
+    } catch (e) {
+      console.error('User removal failed', e);
+    }
+  };
+
+  const sorted = [...permissions].sort((a, b) => a.email.localeCompare(b.email));
+
+  return (
+    <Stack gap="sm">
+      {title && <Title order={3}>{title}</Title>}
+      {isLoading ? (
+        <Loader aria-label="Loading users" />
+      ) : sorted.length === 0 ? (
+        <Text c="dimmed">{emptyText}</Text>
+      ) : (
+        <Stack gap="xs" role="list" aria-label={title ?? 'Users'}>
+          {sorted.map((permission) => (
+            <Paper key={permission.id} withBorder p="sm" role="listitem">
+              <Group justify="space-between" wrap="nowrap">
+                <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+                  <Text truncate>{permission.email}</Text>
+                  {!permission.accountCreated && (
+                    <Badge variant="light" color="yellow" size="sm">
+                      Invited
+                    </Badge>
+                  )}
+                </Group>
+                {canManage ? (
+                  <Group gap="xs" wrap="nowrap">
+                    <Select
+                      aria-label={`Role of ${permission.email}`}
+                      data={ROLE_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
+                      value={permission.role}
+                      onChange={(value) => handleRoleChange(permission, value)}
+                      allowDeselect={false}
+                      disabled={pendingId === permission.id}
+                      w={140}
+                    />
+                    <Tooltip label="Remove user">
+                      <ActionIcon variant="subtle" color="red" aria-label={`Remove ${permission.email}`} onClick={() => setRemoving(permission)}>
+                        <IconTrash size={18} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                ) : (
+                  <Badge variant="outline">{roleLabel(permission.role)}</Badge>
+                )}
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+      <ConfirmDialog
+        opened={removing !== null}
+        onClose={() => setRemoving(null)}
+        title="Remove user"
+        message={removing ? `Remove ${removing.email} from ${scopeLabel}?` : ''}
+        confirmLabel="Remove"
+        cancelLabel="Cancel"
+        danger
+        onConfirm={handleRemove}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,50 @@
+import { Badge, Card, Group, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import type { Exhibit } from '@plinth/shared';
+import { paths } from '../../../app/paths';
+import { onlineSinceText } from '../lib/format';
+
+/** A site's exhibit: name, site, organization, online state, operating mode, last online change; opens the overview. */
+export function ExhibitCard({ exhibit }: { exhibit: Exhibit }) {
+  return (
+    <Card
+      withBorder
+      padding="md"
+      component={Link}
+      to={paths.exhibit(exhibit.organizationId, exhibit.siteId, exhibit.id, 'overview')}
+      data-testid="exhibit-card"
+    >
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="nowrap">
+          <Text fw={600} truncate>
+            {exhibit.name}
+          </Text>
+          <Badge color={exhibit.online ? 'teal' : 'gray'} variant="light">
+            {exhibit.online ? 'Online' : 'Offline'}
+          </Badge>
+        </Group>
+        <Text size="sm" c="dimmed" truncate>
+          {exhibit.siteName} · {exhibit.organizationName}
+        </Text>
+        <Group gap="xs">
+          <Badge color={exhibit.op_mode ? 'blue' : 'gray'} variant="outline" size="sm">
+            Operating mode: {exhibit.op_mode ? 'On' : 'Off'}
+          </Badge>
+          {exhibit.leaderId === null && exhibit.followers.length > 0 && (
+            <Badge variant="light" size="sm">
+              Leader
+            </Badge>
+          )}
+          {exhibit.leaderId !== null && (
+            <Badge variant="light" color="gray" size="sm">
+              Follower
+            </Badge>
+          )}
+        </Group>
+        <Text size="xs" c="dimmed">
+          {onlineSinceText(exhibit.online, exhibit.lastOnlineChange)}
+        </Text>
+      </Stack>
+    </Card>
+  );
+}

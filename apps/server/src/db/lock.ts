@@ -3,6 +3,9 @@ import path from 'node:path';
 
 export class DataDirLockedError extends Error {}
 
+/** Lock files this process holds, so a second open in the same process is refused too. */
+const heldHere = new Set<string>();
+
 /**
  * Only one process may hold an embedded (PGlite) data directory. Takes DATA_DIR/plinth.lock with
  * our pid; a lock left by a dead process is taken over. Returns the release function.
@@ -13,7 +16,9 @@ export function lockDataDir(dataDir: string, holder: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, JSON.stringify({ pid: process.pid, holder }), { flag: 'wx' });
+      heldHere.add(file);
       return () => {
+        heldHere.delete(file);
         try {
           const current = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid: number };
           if (current.pid === process.pid) fs.unlinkSync(file);
@@ -24,7 +29,8 @@ export function lockDataDir(dataDir: string, holder: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const other = readLock(file);
-      if (other && other.pid !== process.pid && isAlive(other.pid)) {
+      const heldByUs = other?.pid === process.pid && heldHere.has(file);
+      if (other && (heldByUs || (other.pid !== process.pid && isAlive(other.pid)))) {
         throw new DataDirLockedError(
           `The data directory ${dataDir} is in use by a running Plinth ${other.holder ?? 'process'} (pid ${other.pid}). ` +
             'With the embedded database only one process may use it: stop the server first, or use DATABASE_URL.',

@@ -1,6 +1,58 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CreateHardwareBody,
+  HardwareListQuery,
+  HardwareListSchema,
+  HardwareSchema,
+  IdParams,
+  OkSchema,
+  UpdateHardwareBody,
+} from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { requireUser } from '../../lib/request-user.js';
+import { createHardware, deleteHardware, getHardware, listHardware, updateHardware } from './hardware.service.js';
 
-export function hardwareRoutes(_deps: AppDeps): FastifyPluginAsyncZod {
-  return async () => {};
+/** Hardware records: list by site(s) or exhibit, create, read, update (name, exhibit, debug mode) and delete. */
+export function hardwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['hardware'];
+    const base = '/hardware-mgmt/hardware';
+
+    // The console lists with the trailing slash; the bare path answers the same.
+    for (const path of [`${base}/`, base]) {
+      app.get(
+        path,
+        { schema: { tags, hide: path === base, querystring: HardwareListQuery, response: { 200: HardwareListSchema } } },
+        async (request) => {
+          requireUser(request);
+          return { hardware: await listHardware(deps, await request.grants(), request.query) };
+        },
+      );
+    }
+
+    app.post(base, { schema: { tags, body: CreateHardwareBody, response: { 200: HardwareSchema } } }, async (request) => {
+      requireUser(request);
+      return createHardware(deps, await request.grants(), request.body);
+    });
+
+    app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: HardwareSchema } } }, async (request) => {
+      requireUser(request);
+      return getHardware(deps, await request.grants(), request.params.id);
+    });
+
+    app.put(
+      `${base}/:id`,
+      { schema: { tags, params: IdParams, body: UpdateHardwareBody, response: { 200: HardwareSchema } } },
+      async (request) => {
+        requireUser(request);
+        return updateHardware(deps, await request.grants(), request.params.id, request.body);
+      },
+    );
+
+    app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
+      requireUser(request);
+      await deleteHardware(deps, await request.grants(), request.params.id);
+      return { ok: true as const };
+    });
+  };
 }

@@ -1,0 +1,40 @@
+import type { Exhibit, Role } from '@plinth/shared';
+import type { ExhibitRecord, LinkedExhibit } from './exhibit.repository.js';
+
+/** Off while the exhibit is offline, whatever it last reported (spec: offline exhibits read Off). */
+export function displayedOpMode(exhibit: { online: boolean; opMode: 'On' | 'Off' }): 'On' | 'Off' {
+  return exhibit.online ? exhibit.opMode : 'Off';
+}
+
+/**
+ * An exhibit as REST and socket answers show it. `leader` and `followers` hold only the
+ * exhibits the caller may see (the leader's id stays, its name does not leak).
+ */
+export function presentExhibit(
+  record: ExhibitRecord,
+  role: Role,
+  leader: LinkedExhibit | null,
+  followers: LinkedExhibit[],
+): Exhibit {
+  const opMode = displayedOpMode(record);
+  return {
+    id: record.id,
+    name: record.name,
+    siteId: record.siteId,
+    siteName: record.siteName,
+    organizationId: record.organizationId,
+    organizationName: record.organizationName,
+    mqttPath: record.mqttPath,
+    leaderId: record.leaderId,
+    leader: leader ? { id: leader.id, name: leader.name } : null,
+    manifestLocked: record.manifestLocked,
+    online: record.online,
+    opMode,
+    op_mode: opMode === 'On',
+    lastOnlineChange: record.lastOnlineChange?.toISOString() ?? null,
+    followers: followers.map((f) => ({ id: f.id, name: f.name, online: f.online, opMode: displayedOpMode(f) })),
+    role,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,44 @@
+import { PeripheralSchema, type Hardware, type Peripheral, type Role } from '@plinth/shared';
+import { z } from 'zod';
+import type { HardwareRecord } from './hardware.repository.js';
+
+const PeripheralList = z.array(PeripheralSchema);
+
+/** The peripherals a board announced; anything malformed in storage reads as none. */
+export function peripheralsOf(stored: unknown): Peripheral[] {
+  const parsed = PeripheralList.safeParse(stored);
+  return parsed.success ? parsed.data : [];
+}
+
+/** A hardware unit as REST and socket answers show it, with the caller's effective role. */
+export function presentHardware(record: HardwareRecord, role: Role): Hardware {
+  const peripherals = peripheralsOf(record.peripherals);
+  return {
+    id: record.id,
+    name: record.name,
+    siteId: record.siteId,
+    siteName: record.siteName,
+    organizationId: record.organizationId,
+    organizationName: record.organizationName,
+    exhibitId: record.exhibitId,
+    exhibitName: record.exhibitName,
+    online: record.online,
+    connected: record.exhibitId !== null,
+    controlDebug: record.controlDebug,
+    ip: record.ip,
+    mac: record.mac,
+    plinth_fw: record.plinthFw,
+    user_fw: record.userFw,
+    numPeripherals: peripherals.length,
+    voltage: record.voltage,
+    temp: record.temp,
+    uptime: record.uptime,
+    exhibitState: record.exhibitState,
+    exhibitIP: record.exhibitIp,
+    peripherals,
+    firmware: null,
+    role,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  };
+}

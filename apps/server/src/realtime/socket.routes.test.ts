@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { topicFor, type Role, type ServerMessage } from '@plinth/shared';
+import { exhibits, hardware, organizationPermissions, organizations, sites } from '../db/schema.js';
+import type { TestClient } from '../test/test-client.js';
+import { startTestServer, type TestServer } from '../test/test-server.js';
+
+let server: TestServer;
+
+async function insertOrganization(name: string): Promise<string> {
+  const [row] = await server.deps.db.insert(organizations).values({ name: `${name} ${randomUUID().slice(0, 6)}` }).returning();
+  return row!.id;
+}
+async function insertSite(organizationId: string): Promise<string> {
+  const [row] = await server.deps.db.insert(sites).values({ organizationId, name: 'Hall' }).returning();
+  return row!.id;
+}
+async function insertExhibit(siteId: string, name: string): Promise<string> {
+  const [row] = await server.deps.db.insert(exhibits).values({ siteId, name }).returning();
+  return row!.id;
+}
+async function insertHardware(siteId: string, name: string): Promise<string> {
+  const [row] = await server.deps.db.insert(hardware).values({ siteId, name }).returning();
+  return row!.id;
+}
+async function userOf(organizationId: string, role: Role): Promise<TestClient> {
+  const user = await server.signUp();
+  await server.deps.db.insert(organizationPermissions).values({ organizationId, userId: user.id, role });
+  return user.client;
+}
+
+/** A socket client that queues what the server sends and hands messages out in order. */
+class SocketClient {
+  private readonly queue: ServerMessage[] = [];
+  private wake: (() => void) | null = null;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (raw) => {
+      this.queue.push(JSON.parse(raw.toString()) as ServerMessage);
+      this.wake?.();
+    });
+  }
+
+  static async open(headers: Record<string, string> = {}): Promise<SocketClient> {
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers });
+    const client = new SocketClient(ws);
+    sockets.push(client);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return client;
+  }
+
+  send(message: unknown): void {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** The next message from the server (fails the test if none comes within 5 s). */
+  async next(): Promise<ServerMessage> {
+    const deadline = Date.now() + 5000;
+    while (this.queue.length === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no message from the server');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+    return this.queue.shift()!;
+  }
+
+  /** Sends a ping and answers everything that arrived before its pong. */
+  async drain(): Promise<ServerMessage[]> {
+    this.send({ type: 'ping' });
+    const before: ServerMessage[] = [];
+    for (;;) {
+      const message = await this.next();
+      if (message.type === 'pong') return before;
+      before.push(message);
+    }
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+const sockets: SocketClient[] = [];
+
+let orgA: string;
+let volcano: string;
+let glacier: string;
+let boardA: string;
+let painting: string;
+let memberA: TestClient;
+let memberB: TestClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  orgA = await insertOrganization('Science Museum');
+  const siteA = await insertSite(orgA);
+  volcano = await insertExhibit(siteA, 'Volcano');
+  glacier = await insertExhibit(siteA, 'Glacier');
+  boardA = await insertHardware(siteA, 'Board');
+  const orgB = await insertOrganization('Art Museum');
+  painting = await insertExhibit(await insertSite(orgB), 'Painting');
+  memberA = await userOf(orgA, 'VIEWER');
+  memberB = await userOf(orgB, 'VIEWER');
+});
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('/ws authentication', () => {
+  it('authenticates from the session cookie on upgrade', async () => {
+    const me = (await memberA.get('/auth')).body;
+    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    expect(await socket.next()).toEqual({ type: 'handshake', authenticated: true, userId: me.id });
+  });
+
+  it('accepts an auth message with a session token when the upgrade had no cookie', async () => {
+    const socket = await SocketClient.open();
+    expect(await socket.next()).toEqual({ type: 'handshake', authenticated: false });
+    socket.send({ type: 'subscribe', exhibitIds: [volcano] });
+    expect(await socket.next()).toEqual({ type: 'error', message: 'Authenticate before subscribing.' });
+    socket.send({ type: 'auth', token: 'not-a-session' });
+    expect(await socket.next()).toEqual({ type: 'handshake', authenticated: false });
+    socket.send({ type: 'auth', token: memberA.sessionToken });
+    expect(await socket.next()).toMatchObject({ type: 'handshake', authenticated: true });
+    socket.send({ type: 'subscribe', exhibitIds: [volcano] });
+    expect(await socket.next()).toEqual({ type: 'subscribed', exhibitIds: [volcano], hardwareIds: [], refused: [] });
+  });
+
+  it('handles an auth message and the subscribe sent right after it in order', async () => {
+    const socket = await SocketClient.open();
+    await socket.next();
+    socket.send({ type: 'auth', token: memberA.sessionToken });
+    socket.send({ type: 'subscribe', exhibitIds: [volcano] });
+    expect(await socket.next()).toMatchObject({ type: 'handshake', authenticated: true });
+    expect(await socket.next()).toEqual({ type: 'subscribed', exhibitIds: [volcano], hardwareIds: [], refused: [] });
+  });
+
+  it('answers errors to bad messages and pong to ping', async () => {
+    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    await socket.next();
+    socket.send('not json');
+    expect(await socket.next()).toEqual({ type: 'error', message: 'Messages must be JSON.' });
+    socket.send({ type: 'explode' });
+    expect(await socket.next()).toMatchObject({ type: 'error' });
+    socket.send({ type: 'ping' });
+    expect(await socket.next()).toEqual({ type: 'pong' });
+  });
+});
+
+describe('/ws subscriptions', () => {
+  it('subscribes to visible exhibits and hardware and refuses the others', async () => {
+    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    await socket.next();
+    const unknown = randomUUID();
+    socket.send({ type: 'subscribe', exhibitIds: [volcano, painting, 'garbage', unknown], hardwareIds: [boardA] });
+    expect(await socket.next()).toEqual({
+      type: 'subscribed',
+      exhibitIds: [volcano],
+      hardwareIds: [boardA],
+      refused: [painting, 'garbage', unknown],
+    });
+  });
+
+  it('delivers published events to subscribed sockets only', async () => {
+    const a = await SocketClient.open({ cookie: memberA.cookieHeader });
+    const b = await SocketClient.open({ cookie: memberB.cookieHeader });
+    await a.next();
+    await b.next();
+    a.send({ type: 'subscribe', exhibitIds: [volcano, painting], hardwareIds: [boardA] });
+    b.send({ type: 'subscribe', exhibitIds: [volcano, painting] });
+    expect(await a.next()).toMatchObject({ exhibitIds: [volcano], refused: [painting] });
+    expect(await b.next()).toMatchObject({ exhibitIds: [painting], refused: [volcano] });
+
+    server.deps.hub.publish(topicFor('exhibit', volcano), { type: 'exhibit.updated', exhibitId: volcano });
+    server.deps.hub.publish(topicFor('exhibit', glacier), { type: 'exhibit.updated', exhibitId: glacier });
+    server.deps.hub.publish(topicFor('exhibit', painting), { type: 'exhibit.updated', exhibitId: painting });
+    server.deps.hub.publish(topicFor('hardware', boardA), { type: 'hardware.debug', id: boardA, controlDebug: true });
+
+    expect(await a.drain()).toEqual([
+      { type: 'exhibit.updated', exhibitId: volcano },
+      { type: 'hardware.debug', id: boardA, controlDebug: true },
+    ]);
+    expect(await b.drain()).toEqual([{ type: 'exhibit.updated', exhibitId: painting }]);
+  });
+
+  it('stops delivering after unsubscribe, by id or everything', async () => {
+    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    await socket.next();
+    socket.send({ type: 'subscribe', exhibitIds: [volcano, glacier], hardwareIds: [boardA] });
+    await socket.next();
+
+    socket.send({ type: 'unsubscribe', exhibitIds: [volcano] });
+    expect(await socket.next()).toEqual({ type: 'unsubscribed', exhibitIds: [volcano], hardwareIds: [] });
+    server.deps.hub.publish(topicFor('exhibit', volcano), { type: 'exhibit.updated', exhibitId: volcano });
+    server.deps.hub.publish(topicFor('exhibit', glacier), { type: 'exhibit.updated', exhibitId: glacier });
+    expect(await socket.drain()).toEqual([{ type: 'exhibit.updated', exhibitId: glacier }]);
+
+    socket.send({ type: 'unsubscribe' });
+    expect(await socket.next()).toMatchObject({ type: 'unsubscribed' });
+    server.deps.hub.publish(topicFor('exhibit', glacier), { type: 'exhibit.updated', exhibitId: glacier });
+    server.deps.hub.publish(topicFor('hardware', boardA), { type: 'hardware.updated', hardwareId: boardA });
+    expect(await socket.drain()).toEqual([]);
+  });
+
+  it('receives the events of REST changes', async () => {
+    const developer = await userOf(orgA, 'DEVELOPER');
+    const socket = await SocketClient.open({ cookie: developer.cookieHeader });
+    await socket.next();
+    socket.send({ type: 'subscribe', exhibitIds: [glacier] });
+    await socket.next();
+    expect((await developer.put(`/exhibit-management/exhibit/${glacier}`, { manifestLocked: true })).status).toBe(200);
+    expect(await socket.next()).toEqual({ type: 'exhibit.updated', exhibitId: glacier });
+  });
+
+  it('drops the subscriptions of a closed socket', async () => {
+    const hub = server.deps.hub;
+    const original = hub.subscribe;
+    let active = 0;
+    hub.subscribe = (topic, listener) => {
+      active += 1;
+      const unsubscribe = original(topic, listener);
+      return () => {
+        active -= 1;
+        unsubscribe();
+      };
+    };
+    try {
+      const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+      await socket.next();
+      socket.send({ type: 'subscribe', exhibitIds: [volcano, glacier], hardwareIds: [boardA] });
+      await socket.next();
+      expect(active).toBe(3);
+      socket.close();
+      const deadline = Date.now() + 5000;
+      while (active > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(active).toBe(0);
+    } finally {
+      hub.subscribe = original;
+    }
+  });
+});

@@ -1,20 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AnnounceMessageSchema,
+  COMMAND_TIMEOUT_MS,
+  DEFAULT_HEARTBEAT_MS,
+  FirmwareProgressSchema,
+  HEARTBEAT_MISSES_BEFORE_OFFLINE,
+  HeartbeatMessageSchema,
+  LogMessageSchema,
+  MQTT_TOPIC_ROOT,
+  PropMessageSchema,
+  ResultMessageSchema,
+  StatusMessageSchema,
+  hardwareTopic,
+  parseHardwareTopic,
+  parsePayload,
+  topicFor,
+  type CommandMessage,
+  type CommandResult,
+  type RealtimeEvent,
+} from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
+import { AppError } from '../lib/app-error.js';
+import {
+  applyAnnounce,
+  applyHeartbeat,
+  applyPropValue,
+  finishFirmwareUpdate,
+  getRuntimeRow,
+  listOnlineIds,
+  setAllOffline,
+  setControlDebug,
+  setOnline,
+  verifyHardwareToken,
+  type ConnectionReason,
+} from '../modules/hardware-runtime/hardware-state.repository.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker.js';
+import { createDynsecProvisioner, type DynsecProvisioner } from './mqtt-dynsec.js';
+import { connectMqttLink, createInProcessLink, type MqttLink } from './mqtt-link.js';
+
+/** A command without its correlation id, which the gateway adds. */
+export type OutgoingCommand = CommandMessage extends infer C ? (C extends CommandMessage ? Omit<C, 'correlationId'> : never) : never;
 
 /**
- * The hardware side: the MQTT broker (embedded aedes, or MQTT_URL) and the board protocol.
- * Filled in by the hardware work; for now it only runs the embedded broker.
+ * The hardware side: the MQTT broker (embedded aedes, or MQTT_URL) and the board protocol of
+ * docs/protocols/hardware-mqtt.md. It keeps each board's row (online, status, versions,
+ * peripherals) up to date, publishes the hub's hardware.* events, and sends commands whose
+ * outcome comes back by correlation id.
  */
 export type HardwareGateway = {
   /** The embedded broker's port, or null when an external broker is used. */
   mqttPort: number | null;
+  /**
+   * Sends a command (QoS 1) and waits for the board's result. A board that does not answer in
+   * time gives { ok: false, error: 'timeout' }.
+   */
+  sendCommand: (hardwareId: string, command: OutgoingCommand, options?: { timeoutMs?: number; correlationId?: string }) => Promise<CommandResult>;
+  /** Switches debug mode: stores it, tells the consoles and the board. Turning it on needs the board online. */
+  setDebug: (hardwareId: string, on: boolean) => Promise<boolean>;
+  /** A token was created: with an external broker it becomes the board's broker password. */
+  tokenCreated: (hardwareId: string, token: string) => Promise<void>;
+  /** A token was deleted: live sessions that used it are dropped. */
+  tokenRevoked: (hardwareId: string, tokenId: string, wasNewest: boolean) => Promise<void>;
+  /** The hardware was deleted: its sessions are dropped and its broker credential removed. */
+  hardwareDeleted: (hardwareId: string) => Promise<void>;
   close: () => Promise<void>;
 };
 
-export async function startHardwareGateway(deps: AppDeps): Promise<HardwareGateway> {
+export type HardwareGatewayOptions = {
+  /** How often silent boards are looked for, in ms. */
+  watchdogMs?: number;
+  commandTimeoutMs?: number;
+};
+
+type Pending = { hardwareId: string; resolve: (result: CommandResult) => void; timer: NodeJS.Timeout };
+
+export async function startHardwareGateway(deps: AppDeps, options: HardwareGatewayOptions = {}): Promise<HardwareGateway> {
+  const { db, hub, clock, logger } = deps;
+  const commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+  const pending = new Map<string, Pending>();
+  /** When each board last spoke (ms) and how long it may stay silent. */
+  const lastSeen = new Map<string, { at: number; windowMs: number }>();
+  /** Per-board queue, so one board's messages are applied in order. */
+  const queues = new Map<string, Promise<void>>();
+  const emit = (hardwareId: string, event: RealtimeEvent) => hub.publish(topicFor('hardware', hardwareId), event);
+
   let broker: EmbeddedBroker | null = null;
-  if (!deps.config.MQTT_URL) {
-    broker = await startEmbeddedBroker({ port: deps.config.MQTT_PORT, host: deps.config.MQTT_HOST, logger: deps.logger });
+  let link: MqttLink;
+  let dynsec: DynsecProvisioner | null = null;
+
+  const changeOnline = async (hardwareId: string, online: boolean, reason: ConnectionReason) => {
+    if (!online) lastSeen.delete(hardwareId);
+    if (await setOnline(db, hardwareId, online, reason, clock.now())) {
+      emit(hardwareId, { type: 'hardware.online', hardwareId, online });
+      logger.debug({ hardwareId, online, reason }, 'hardware online change');
+    }
+  };
+
+  const touch = async (hardwareId: string, windowMs?: number, reason: ConnectionReason = 'message') => {
+    const known = lastSeen.get(hardwareId);
+    lastSeen.set(hardwareId, {
+      at: Date.now(),
+      windowMs: windowMs ?? known?.windowMs ?? DEFAULT_HEARTBEAT_MS * HEARTBEAT_MISSES_BEFORE_OFFLINE,
+    });
+    if (!known) await changeOnline(hardwareId, true, reason);
+  };
+
+  let closing = false;
+  const enqueue = (hardwareId: string, work: () => Promise<void>) => {
+    if (closing) return;
+    const previous = queues.get(hardwareId) ?? Promise.resolve();
+    const next = previous.then(work).catch((error: unknown) => logger.error({ err: error, hardwareId }, 'hardware message failed'));
+    queues.set(hardwareId, next);
+    void next.then(() => {
+      if (queues.get(hardwareId) === next) queues.delete(hardwareId);
+    });
+  };
+
+  const publishCommand = async (hardwareId: string, command: CommandMessage) => {
+    await link.publish(hardwareTopic(hardwareId, 'cmd'), JSON.stringify(command), 1);
+  };
+
+  const handle = async (hardwareId: string, channel: string, payload: Buffer) => {
+    const now = clock.now();
+    switch (channel) {
+      case 'status': {
+        const status = parsePayload(StatusMessageSchema, payload);
+        if (!status) return;
+        if (status.online) await touch(hardwareId, undefined, 'connect');
+        else await changeOnline(hardwareId, false, 'will');
+        return;
+      }
+      case 'announce': {
+        const announce = parsePayload(AnnounceMessageSchema, payload);
+        if (!announce) return logger.warn({ hardwareId }, 'invalid announce');
+        const windowMs = (announce.heartbeatMs ?? DEFAULT_HEARTBEAT_MS) * HEARTBEAT_MISSES_BEFORE_OFFLINE;
+        await touch(hardwareId, windowMs);
+        const row = await applyAnnounce(db, hardwareId, announce, now);
+        if (!row) return;
+        emit(hardwareId, { type: 'hardware.updated', hardwareId });
+        // The board learns the debug state the console last chose.
+        await publishCommand(hardwareId, { command: 'debug', correlationId: randomUUID(), on: row.controlDebug });
+        return;
+      }
+      case 'heartbeat': {
+        const beat = parsePayload(HeartbeatMessageSchema, payload);
+        if (!beat) return;
+        await touch(hardwareId);
+        if (!(await applyHeartbeat(db, hardwareId, beat, now))) return;
+        emit(hardwareId, { type: 'hardware.status', hardwareId, ...beat, updatedAt: now.toISOString() });
+        return;
+      }
+      case 'prop': {
+        const message = parsePayload(PropMessageSchema, payload);
+        if (!message) return;
+        await touch(hardwareId);
+        const applied = await applyPropValue(db, hardwareId, message.peripheralId, message.propName, message.value);
+        if (!applied) return;
+        emit(hardwareId, {
+          type: 'hardware.prop',
+          hardwareId,
+          propType: applied.prop.type,
+          propName: applied.prop.name,
+          propValue: message.value,
+          periphName: applied.peripheral.name,
+        });
+        return;
+      }
+      case 'result': {
+        const result = parsePayload(ResultMessageSchema, payload);
+        if (!result) return;
+        await touch(hardwareId);
+        const waiting = pending.get(result.correlationId);
+        if (!waiting || waiting.hardwareId !== hardwareId) return;
+        pending.delete(result.correlationId);
+        clearTimeout(waiting.timer);
+        waiting.resolve(result);
+        return;
+      }
+      case 'firmware': {
+        const progress = parsePayload(FirmwareProgressSchema, payload);
+        if (!progress) return;
+        await touch(hardwareId);
+        const text = `Firmware update ${progress.state}${progress.version ? ` (version ${progress.version})` : ''}${progress.error ? `: ${progress.error}` : ''}`;
+        emit(hardwareId, {
+          type: 'hardware.log',
+          hardwareId,
+          log: { level: progress.state === 'failed' ? 'error' : 'info', message: text, createdAt: now.toISOString() },
+        });
+        if (progress.state === 'applied' || progress.state === 'failed') {
+          await finishFirmwareUpdate(db, hardwareId, progress.correlationId, progress.state, progress.error ?? null, now);
+          emit(hardwareId, { type: 'hardware.updated', hardwareId });
+        }
+        return;
+      }
+      case 'log': {
+        const log = parsePayload(LogMessageSchema, payload);
+        if (!log) return;
+        await touch(hardwareId);
+        emit(hardwareId, { type: 'hardware.log', hardwareId, log: { ...log, createdAt: now.toISOString() } });
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  const onMessage = (topic: string, payload: Buffer) => {
+    const parsed = parseHardwareTopic(topic);
+    if (!parsed || parsed.channel === 'cmd') return;
+    enqueue(parsed.hardwareId, () => handle(parsed.hardwareId, parsed.channel, payload));
+  };
+
+  if (deps.config.MQTT_URL) {
+    const external = await connectMqttLink(deps.config.MQTT_URL);
+    link = external;
+    const username = decodeURIComponent(new URL(deps.config.MQTT_URL).username);
+    if (username) {
+      dynsec = await createDynsecProvisioner(external.client);
+    }
+    // Boards that were online stay so until their window passes in silence.
+    for (const id of await listOnlineIds(db)) {
+      lastSeen.set(id, { at: Date.now(), windowMs: DEFAULT_HEARTBEAT_MS * HEARTBEAT_MISSES_BEFORE_OFFLINE });
+    }
+    // Results go to every instance (only the one that sent the command is waiting); the rest is shared.
+    await link.subscribe(`${MQTT_TOPIC_ROOT}/+/result`, onMessage);
+    for (const channel of ['status', 'announce', 'heartbeat', 'prop', 'firmware', 'log']) {
+      await link.subscribe(`${MQTT_TOPIC_ROOT}/+/${channel}`, onMessage, { shared: true });
+    }
+  } else {
+    await setAllOffline(db, clock.now());
+    broker = await startEmbeddedBroker({
+      port: deps.config.MQTT_PORT,
+      host: deps.config.MQTT_HOST,
+      logger,
+      authenticateBoard: (hardwareId, token) => verifyHardwareToken(db, hardwareId, token),
+      onBoardDisconnected: (session) => {
+        if (broker?.isConnected(session.hardwareId)) return;
+        enqueue(session.hardwareId, () => changeOnline(session.hardwareId, false, 'disconnect'));
+      },
+    });
+    link = createInProcessLink(broker.broker);
+    await link.subscribe(`${MQTT_TOPIC_ROOT}/+/+`, onMessage);
   }
-  return { mqttPort: broker?.port ?? null, close: async () => broker?.close() };
+
+  const watchdogMs = options.watchdogMs ?? 250;
+  const watchdog = setInterval(() => {
+    const now = Date.now();
+    for (const [hardwareId, seen] of lastSeen) {
+      if (now - seen.at <= seen.windowMs) continue;
+      lastSeen.delete(hardwareId);
+      enqueue(hardwareId, () => changeOnline(hardwareId, false, 'timeout'));
+    }
+  }, watchdogMs);
+  watchdog.unref();
+
+  const sendCommand: HardwareGateway['sendCommand'] = async (hardwareId, command, sendOptions = {}) => {
+    const correlationId = sendOptions.correlationId ?? randomUUID();
+    const timeoutMs = sendOptions.timeoutMs ?? commandTimeoutMs;
+    const result = new Promise<CommandResult>((resolve) => {
+      const timer = setTimeout(() => {
+        pending.delete(correlationId);
+        resolve({ correlationId, ok: false, error: 'timeout' });
+      }, timeoutMs);
+      pending.set(correlationId, { hardwareId, resolve, timer });
+    });
+    try {
+      await publishCommand(hardwareId, { ...command, correlationId } as CommandMessage);
+    } catch (error) {
+      const waiting = pending.get(correlationId);
+      if (waiting) clearTimeout(waiting.timer);
+      pending.delete(correlationId);
+      throw error;
+    }
+    return result;
+  };
+
+  return {
+    mqttPort: broker?.port ?? null,
+    sendCommand,
+    setDebug: async (hardwareId, on) => {
+      const row = await getRuntimeRow(db, hardwareId);
+      if (!row) throw new AppError('NotFound');
+      if (on && !row.online) throw new AppError('HardwareOffline');
+      await setControlDebug(db, hardwareId, on, clock.now());
+      emit(hardwareId, { type: 'hardware.debug', id: hardwareId, controlDebug: on });
+      if (row.online) await publishCommand(hardwareId, { command: 'debug', correlationId: randomUUID(), on });
+      return on;
+    },
+    tokenCreated: async (hardwareId, token) => {
+      await dynsec?.provisionBoard(hardwareId, token);
+    },
+    tokenRevoked: async (hardwareId, tokenId, wasNewest) => {
+      if (broker) {
+        broker.dropSessions(hardwareId, tokenId);
+      } else if (dynsec && wasNewest) {
+        // With Mosquitto the board's broker password is its newest token (docs/protocols/hardware-mqtt.md).
+        await dynsec.revokeBoard(hardwareId);
+      }
+    },
+    hardwareDeleted: async (hardwareId) => {
+      broker?.dropSessions(hardwareId);
+      lastSeen.delete(hardwareId);
+      await dynsec?.deleteBoard(hardwareId);
+    },
+    close: async () => {
+      closing = true;
+      clearInterval(watchdog);
+      for (const [id, waiting] of pending) {
+        clearTimeout(waiting.timer);
+        waiting.resolve({ correlationId: id, ok: false, error: 'server stopping' });
+      }
+      pending.clear();
+      await link.close();
+      await broker?.close();
+      // The database closes after the gateway: let the last board messages finish first.
+      await Promise.allSettled([...queues.values()]);
+    },
+  };
+}
+
+/** A gateway with no broker, for command-line tasks that need AppDeps but no boards. */
+export function createDetachedHardwareGateway(): HardwareGateway {
+  const refuse = async (): Promise<never> => {
+    throw new AppError('HardwareOffline');
+  };
+  return {
+    mqttPort: null,
+    sendCommand: refuse,
+    setDebug: refuse,
+    tokenCreated: async () => undefined,
+    tokenRevoked: async () => undefined,
+    hardwareDeleted: async () => undefined,
+    close: async () => undefined,
+  };
 }

@@ -1,20 +1,102 @@
 import net from 'node:net';
-import { Aedes } from 'aedes';
+import { Aedes, type Client } from 'aedes';
 import type { Logger } from 'pino';
+import { BOARD_CHANNELS, hardwareTopic, MQTT_TOPIC_ROOT } from '@plinth/shared';
 
-export type EmbeddedBroker = { broker: Aedes; port: number; close: () => Promise<void> };
+/** Who a board connection is: its hardware id (MQTT username) and the token it used. */
+export type BoardSession = { hardwareId: string; tokenId: string };
+
+export type BoardAuthenticator = (hardwareId: string, token: string) => Promise<{ tokenId: string } | null>;
+
+export type EmbeddedBroker = {
+  broker: Aedes;
+  port: number;
+  /** Closes the live connections of a board (all of them, or those that used one token). */
+  dropSessions: (hardwareId: string, tokenId?: string) => number;
+  /** Hardware ids with at least one live connection. */
+  isConnected: (hardwareId: string) => boolean;
+  close: () => Promise<void>;
+};
+
+export type EmbeddedBrokerOptions = {
+  port: number;
+  host: string;
+  logger: Logger;
+  authenticateBoard: BoardAuthenticator;
+  onBoardConnected?: (session: BoardSession) => void;
+  onBoardDisconnected?: (session: BoardSession) => void;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Returns the refusal aedes expects from authenticate (CONNACK return code). */
+function refusal(code: 4 | 5): Error & { returnCode: number } {
+  return Object.assign(new Error(code === 4 ? 'Bad username or password' : 'Not authorized'), { returnCode: code });
+}
 
 /**
- * The embedded MQTT broker (aedes) boards connect to when no MQTT_URL is set. Until board
- * authentication is in place every connection is refused, so the port never serves anonymous
- * clients.
+ * The embedded MQTT broker (aedes) boards connect to when no MQTT_URL is set. A board connects
+ * with username = hardware id and password = one of its hardware tokens, and may publish only its
+ * own board channels and subscribe only to its own command topic. The server itself never
+ * connects over the network: it reaches the broker in process (see mqtt-link.ts).
  */
-export async function startEmbeddedBroker(options: { port: number; host: string; logger: Logger }): Promise<EmbeddedBroker> {
+export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker();
-  broker.authenticate = (_client, _username, _password, done) => {
-    const error = Object.assign(new Error('Not authorized'), { returnCode: 5 });
-    done(error as never, false);
+  const sessions = new Map<Client, BoardSession>();
+  const pending = new WeakMap<Client, BoardSession>();
+
+  broker.authenticate = (client, username, password, done) => {
+    if (!username || !password || !UUID.test(username)) {
+      done(refusal(4) as never, false);
+      return;
+    }
+    options
+      .authenticateBoard(username.toLowerCase(), password.toString('utf8'))
+      .then((found) => {
+        if (!found) return done(refusal(4) as never, false);
+        pending.set(client, { hardwareId: username.toLowerCase(), tokenId: found.tokenId });
+        done(null, true);
+      })
+      .catch((error: unknown) => {
+        options.logger.error({ err: error }, 'board authentication failed');
+        done(refusal(5) as never, false);
+      });
   };
+
+  broker.authorizePublish = (client, packet, callback) => {
+    const session = client ? (sessions.get(client) ?? pending.get(client)) : undefined;
+    if (!session) return callback(new Error('Not authorized'));
+    const allowed = BOARD_CHANNELS.some((channel) => packet.topic === hardwareTopic(session.hardwareId, channel));
+    callback(allowed ? null : new Error('Not authorized'));
+  };
+
+  broker.authorizeSubscribe = (client, subscription, callback) => {
+    const session = sessions.get(client) ?? pending.get(client);
+    const allowed = session && subscription.topic === hardwareTopic(session.hardwareId, 'cmd');
+    // A null subscription answers SUBACK 0x80 (refused) and keeps the connection.
+    callback(null, allowed ? subscription : null);
+  };
+
+  // Boards never receive what is not theirs, even through a retained or wildcard path.
+  broker.authorizeForward = (client, packet) => {
+    const session = sessions.get(client);
+    if (!session) return null;
+    return packet.topic.startsWith(`${MQTT_TOPIC_ROOT}/${session.hardwareId}/`) ? packet : null;
+  };
+
+  broker.on('clientReady', (client) => {
+    const session = pending.get(client);
+    if (!session) return;
+    sessions.set(client, session);
+    options.onBoardConnected?.(session);
+  });
+  broker.on('clientDisconnect', (client) => {
+    const session = sessions.get(client);
+    if (!session) return;
+    sessions.delete(client);
+    options.onBoardDisconnected?.(session);
+  });
+
   const server = net.createServer(broker.handle as (socket: net.Socket) => void);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -25,7 +107,23 @@ export async function startEmbeddedBroker(options: { port: number; host: string;
   return {
     broker,
     port,
+    dropSessions: (hardwareId, tokenId) => {
+      let dropped = 0;
+      for (const [client, session] of sessions) {
+        if (session.hardwareId !== hardwareId || (tokenId && session.tokenId !== tokenId)) continue;
+        sessions.delete(client);
+        client.close();
+        options.onBoardDisconnected?.(session);
+        dropped += 1;
+      }
+      return dropped;
+    },
+    isConnected: (hardwareId) => {
+      for (const session of sessions.values()) if (session.hardwareId === hardwareId) return true;
+      return false;
+    },
     close: async () => {
+      for (const client of sessions.keys()) client.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => broker.close(() => resolve()));
     },

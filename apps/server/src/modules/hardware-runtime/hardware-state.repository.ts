@@ -1,0 +1,186 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { AnnounceMessage, HeartbeatMessage, Peripheral, Prop } from '@plinth/shared';
+import type { Db } from '../../db/client.js';
+import { firmwareHistory, hardware, hardwareConnectionHistory, hardwareTokens } from '../../db/schema.js';
+import { hashSecret } from '../../lib/crypto.js';
+
+/** Why a board's online state changed, kept in hardware_connection_history. */
+export type ConnectionReason = 'connect' | 'message' | 'will' | 'timeout' | 'disconnect' | 'revoked' | 'restart';
+
+/** The token a board presented, if it is one of the hardware's live tokens. */
+export async function verifyHardwareToken(db: Db, hardwareId: string, token: string): Promise<{ tokenId: string } | null> {
+  const [row] = await db
+    .select({ tokenId: hardwareTokens.id })
+    .from(hardwareTokens)
+    .where(and(eq(hardwareTokens.hardwareId, hardwareId), eq(hardwareTokens.tokenHash, hashSecret(token))));
+  return row ?? null;
+}
+
+/**
+ * Sets the online flag when it changes, stamps lastOnlineChange and keeps the change in the
+ * history. Answers true when the state changed (so the change is announced once, even with
+ * several server instances).
+ */
+export async function setOnline(db: Db, hardwareId: string, online: boolean, reason: ConnectionReason, at: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const changed = await tx
+      .update(hardware)
+      .set({ online, lastOnlineChange: at, updatedAt: at })
+      .where(and(eq(hardware.id, hardwareId), eq(hardware.online, !online)))
+      .returning({ id: hardware.id });
+    if (!changed.length) return false;
+    await tx.insert(hardwareConnectionHistory).values({ hardwareId, online, reason, at });
+    return true;
+  });
+}
+
+/** Boards that were online when the server stopped are offline until they speak again. */
+export async function setAllOffline(db: Db, at: Date): Promise<string[]> {
+  const rows = await db
+    .update(hardware)
+    .set({ online: false, lastOnlineChange: at })
+    .where(eq(hardware.online, true))
+    .returning({ id: hardware.id });
+  if (rows.length) {
+    await db.insert(hardwareConnectionHistory).values(rows.map((r) => ({ hardwareId: r.id, online: false, reason: 'restart', at })));
+  }
+  return rows.map((r) => r.id);
+}
+
+export async function listOnlineIds(db: Db): Promise<string[]> {
+  const rows = await db.select({ id: hardware.id }).from(hardware).where(eq(hardware.online, true));
+  return rows.map((r) => r.id);
+}
+
+export type HardwareRuntimeRow = {
+  id: string;
+  online: boolean;
+  controlDebug: boolean;
+  plinthFw: string | null;
+  userFw: string | null;
+  peripherals: Peripheral[];
+};
+
+export async function getRuntimeRow(db: Db, hardwareId: string): Promise<HardwareRuntimeRow | undefined> {
+  const [row] = await db
+    .select({
+      id: hardware.id,
+      online: hardware.online,
+      controlDebug: hardware.controlDebug,
+      plinthFw: hardware.plinthFw,
+      userFw: hardware.userFw,
+      peripherals: hardware.peripherals,
+    })
+    .from(hardware)
+    .where(eq(hardware.id, hardwareId));
+  return row ? { ...row, peripherals: row.peripherals as Peripheral[] } : undefined;
+}
+
+export async function setControlDebug(db: Db, hardwareId: string, on: boolean, at: Date): Promise<void> {
+  await db.update(hardware).set({ controlDebug: on, updatedAt: at }).where(eq(hardware.id, hardwareId));
+}
+
+/** The announced versions, addresses and peripherals replace what was known. */
+export async function applyAnnounce(db: Db, hardwareId: string, announce: AnnounceMessage, at: Date): Promise<HardwareRuntimeRow | undefined> {
+  const peripherals: Peripheral[] = announce.peripherals.map((p) => ({
+    id: p.id,
+    name: p.name,
+    props: p.props.map((prop) => ({ ...prop })),
+  }));
+  const [row] = await db
+    .update(hardware)
+    .set({
+      plinthFw: announce.plinth_fw,
+      userFw: announce.user_fw,
+      ip: announce.ip,
+      mac: announce.mac,
+      peripherals,
+      updatedAt: at,
+    })
+    .where(eq(hardware.id, hardwareId))
+    .returning({
+      id: hardware.id,
+      online: hardware.online,
+      controlDebug: hardware.controlDebug,
+      plinthFw: hardware.plinthFw,
+      userFw: hardware.userFw,
+    });
+  return row ? { ...row, peripherals } : undefined;
+}
+
+export async function applyHeartbeat(db: Db, hardwareId: string, beat: HeartbeatMessage, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(hardware)
+    .set({
+      voltage: beat.voltage,
+      temp: beat.temp,
+      uptime: beat.uptime,
+      exhibitState: beat.exhibitState,
+      exhibitIp: beat.exhibitIP,
+      updatedAt: at,
+    })
+    .where(eq(hardware.id, hardwareId))
+    .returning({ id: hardware.id });
+  return rows.length > 0;
+}
+
+/**
+ * Stores a prop's new value inside the peripherals list. Answers the prop and its peripheral,
+ * or undefined when the board did not announce them.
+ */
+export async function applyPropValue(
+  db: Db,
+  hardwareId: string,
+  peripheralId: string,
+  propName: string,
+  value: Prop['value'],
+): Promise<{ peripheral: Peripheral; prop: Prop } | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ peripherals: hardware.peripherals })
+      .from(hardware)
+      .where(eq(hardware.id, hardwareId))
+      .for('update');
+    if (!row) return undefined;
+    const peripherals = row.peripherals as Peripheral[];
+    const peripheral = peripherals.find((p) => p.id === peripheralId);
+    const prop = peripheral?.props.find((p) => p.name === propName);
+    if (!peripheral || !prop) return undefined;
+    prop.value = value;
+    await tx.update(hardware).set({ peripherals, updatedAt: sql`now()` }).where(eq(hardware.id, hardwareId));
+    return { peripheral, prop };
+  });
+}
+
+/** Records the board's report on a firmware update it was sent. */
+export async function finishFirmwareUpdate(
+  db: Db,
+  hardwareId: string,
+  correlationId: string,
+  status: 'applied' | 'failed',
+  error: string | null,
+  at: Date,
+): Promise<{ version: string; isPlinthFirmware: boolean } | undefined> {
+  const [row] = await db
+    .update(firmwareHistory)
+    .set({ status, error, finishedAt: at })
+    .where(
+      and(
+        eq(firmwareHistory.hardwareId, hardwareId),
+        eq(firmwareHistory.correlationId, correlationId),
+        eq(firmwareHistory.status, 'pending'),
+      ),
+    )
+    .returning({ version: firmwareHistory.version, isPlinthFirmware: firmwareHistory.isPlinthFirmware });
+  return row;
+}
+
+/** The latest online/offline changes of a board, newest first. */
+export async function listConnectionHistory(db: Db, hardwareId: string, limit = 50) {
+  return db
+    .select()
+    .from(hardwareConnectionHistory)
+    .where(eq(hardwareConnectionHistory.hardwareId, hardwareId))
+    .orderBy(desc(hardwareConnectionHistory.at))
+    .limit(limit);
+}

@@ -1,0 +1,337 @@
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import mqtt from 'mqtt';
+import {
+  CommandMessageSchema,
+  DEFAULT_HEARTBEAT_MS,
+  hardwareTopic,
+  parsePayload,
+  type AnnounceMessage,
+  type BoardChannel,
+  type BoardPeripheral,
+  type CommandMessage,
+  type FirmwareProgress,
+  type HeartbeatMessage,
+} from '@plinth/shared';
+import { defaultPeripherals } from './peripherals.js';
+
+export type SimulatedBoardOptions = {
+  /** Broker address, e.g. mqtt://127.0.0.1:1883. */
+  url: string;
+  hardwareId: string;
+  token: string;
+  peripherals?: BoardPeripheral[];
+  /** Plinth firmware version (46 and up offers Sync Hardware Values). */
+  plinthFw?: string;
+  userFw?: string;
+  heartbeatMs?: number;
+  /** Press the button peripheral on a timer. */
+  pressEveryMs?: number;
+  /** Wait before reconnecting after the broker closed the connection, in ms. */
+  reconnectMs?: number;
+  /** How long a reboot keeps the board away, in ms. */
+  rebootMs?: number;
+  ip?: string;
+  mac?: string;
+  /** One line per event; the CLI prints them. */
+  log?: (line: string) => void;
+};
+
+/** What the board did, for tests and people watching. */
+export type BoardEvent =
+  | { kind: 'connected' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'disconnected' }
+  | { kind: 'command'; command: CommandMessage }
+  | { kind: 'prop'; peripheralId: string; propName: string; value: string | number | boolean | null }
+  | { kind: 'identify' }
+  | { kind: 'firmware'; progress: FirmwareProgress };
+
+/**
+ * A board in software: connects with its hardware id and token, announces its peripherals,
+ * heartbeats, obeys every command (reboot reconnects, identify blinks in the log, prop sets change
+ * values and echo them back, get re-announces, firmware downloads over HTTP, checks its checksum,
+ * reports the new version and reconnects).
+ */
+export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
+  readonly hardwareId: string;
+  peripherals: BoardPeripheral[];
+  plinthFw: string;
+  userFw: string;
+  debug = false;
+  private client: mqtt.MqttClient | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private pressTimer: NodeJS.Timeout | null = null;
+  private readonly bootedAt = Date.now();
+  private stopped = false;
+  private silent = false;
+
+  constructor(readonly options: SimulatedBoardOptions) {
+    super();
+    this.hardwareId = options.hardwareId;
+    this.peripherals = structuredClone(options.peripherals ?? defaultPeripherals());
+    this.plinthFw = options.plinthFw ?? '46';
+    this.userFw = options.userFw ?? '1.0';
+  }
+
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  /** Connects and announces; rejects when the broker refuses the credentials. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+    if (this.options.pressEveryMs) {
+      this.pressTimer = setInterval(() => void this.pressButton(), this.options.pressEveryMs);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const client = mqtt.connect(this.options.url, {
+      username: this.hardwareId,
+      password: this.options.token,
+      clientId: `hw-${this.hardwareId.slice(0, 8)}-${Math.random().toString(36).slice(2, 8)}`,
+      protocolVersion: 4,
+      clean: true,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      will: { topic: hardwareTopic(this.hardwareId, 'status'), payload: Buffer.from('{"online":false}'), qos: 1, retain: false },
+    });
+    this.client = client;
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', (error) => {
+        this.print(`refused: ${error.message}`);
+        this.emit('event', { kind: 'refused', reason: error.message });
+        client.end(true);
+        reject(error);
+      });
+    });
+    client.on('error', (error) => this.print(`error: ${error.message}`));
+    client.on('message', (topic, payload) => void this.onMessage(topic, payload));
+    client.on('close', () => {
+      if (this.client !== client) return;
+      this.client = null;
+      this.stopHeartbeat();
+      this.print('disconnected by the broker');
+      this.emit('event', { kind: 'disconnected' });
+      this.scheduleReconnect();
+    });
+    await client.subscribeAsync(hardwareTopic(this.hardwareId, 'cmd'), { qos: 1 });
+    this.print(`connected to ${this.options.url}`);
+    this.emit('event', { kind: 'connected' });
+    await this.publish('status', { online: true });
+    await this.announce();
+    this.startHeartbeat();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    setTimeout(() => {
+      if (this.stopped || this.client) return;
+      this.connect().catch(() => this.scheduleReconnect());
+    }, this.options.reconnectMs ?? 2000).unref();
+  }
+
+  /** Publishes on one of the board's channels (tests use it to try topics that are not theirs). */
+  async publish(channel: BoardChannel, message: unknown): Promise<void> {
+    await this.client?.publishAsync(hardwareTopic(this.hardwareId, channel), JSON.stringify(message), { qos: 1 });
+  }
+
+  /** The MQTT client, for tests that probe the broker's rules. */
+  get mqttClient(): mqtt.MqttClient | null {
+    return this.client;
+  }
+
+  async announce(): Promise<void> {
+    const message: AnnounceMessage = {
+      plinth_fw: this.plinthFw,
+      user_fw: this.userFw,
+      ip: this.options.ip ?? '10.0.0.42',
+      mac: this.options.mac ?? 'DE:AD:BE:EF:00:01',
+      heartbeatMs: this.heartbeatMs,
+      peripherals: this.peripherals,
+    };
+    await this.publish('announce', message);
+    this.print(`announced plinth_fw ${this.plinthFw}, user_fw ${this.userFw}, ${this.peripherals.length} peripherals`);
+  }
+
+  get heartbeatMs(): number {
+    return this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  }
+
+  private startHeartbeat(): void {
+    this.stopHeartbeat();
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    void this.heartbeat();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+  }
+
+  async heartbeat(): Promise<void> {
+    if (this.silent || !this.connected) return;
+    const beat: HeartbeatMessage = {
+      voltage: Math.round((4.9 + Math.random() * 0.2) * 100) / 100,
+      temp: Math.round((30 + Math.random() * 5) * 10) / 10,
+      uptime: Math.floor((Date.now() - this.bootedAt) / 60_000),
+      exhibitState: 'running',
+      exhibitIP: '10.0.0.7',
+    };
+    await this.publish('heartbeat', beat).catch(() => undefined);
+  }
+
+  /** Stops heartbeats (and every other message) while staying connected: a silent board. */
+  silence(): void {
+    this.silent = true;
+    this.stopHeartbeat();
+    this.print('silent: no more heartbeats');
+  }
+
+  /** Presses and releases the button peripheral. */
+  async pressButton(): Promise<void> {
+    const button = this.peripherals.find((p) => p.props.some((prop) => prop.type === 'button'));
+    const prop = button?.props.find((p) => p.type === 'button');
+    if (!button || !prop || !this.connected) return;
+    await this.changeProp(button.id, prop.name, 1);
+    setTimeout(() => void this.changeProp(button.id, prop.name, 0), 200).unref();
+  }
+
+  /** Changes a prop's value on the board and publishes it. */
+  async changeProp(peripheralId: string, propName: string, value: string | number | boolean | null): Promise<void> {
+    const prop = this.findProp(peripheralId, propName);
+    if (!prop) return;
+    prop.value = value;
+    this.print(`prop ${peripheralId}.${propName} = ${JSON.stringify(value)}`);
+    this.emit('event', { kind: 'prop', peripheralId, propName, value });
+    await this.publish('prop', { peripheralId, propName, value }).catch(() => undefined);
+  }
+
+  findProp(peripheralId: string, propName: string) {
+    return this.peripherals.find((p) => p.id === peripheralId)?.props.find((p) => p.name === propName);
+  }
+
+  private async result(correlationId: string, ok: boolean, error?: string, data?: unknown): Promise<void> {
+    await this.publish('result', { correlationId, ok, ...(error ? { error } : {}), ...(data !== undefined ? { data } : {}) });
+  }
+
+  private async onMessage(topic: string, payload: Buffer): Promise<void> {
+    if (topic !== hardwareTopic(this.hardwareId, 'cmd')) return;
+    const command = parsePayload(CommandMessageSchema, payload);
+    if (!command) return this.print(`ignored an invalid command: ${payload.toString('utf8').slice(0, 200)}`);
+    this.emit('event', { kind: 'command', command });
+    switch (command.command) {
+      case 'reboot':
+        this.print('reboot requested');
+        await this.result(command.correlationId, true);
+        await this.reboot();
+        return;
+      case 'identify':
+        this.print('identify: blinking the status LED');
+        for (let i = 1; i <= 3; i++) this.print(`identify: blink ${i}/3`);
+        this.emit('event', { kind: 'identify' });
+        await this.result(command.correlationId, true);
+        return;
+      case 'get':
+        this.print('get: sending every value');
+        await this.announce();
+        await this.result(command.correlationId, true);
+        return;
+      case 'debug':
+        this.debug = command.on;
+        this.print(`debug mode ${command.on ? 'on' : 'off'}`);
+        await this.result(command.correlationId, true);
+        return;
+      case 'set': {
+        const prop = this.findProp(command.peripheralId, command.propName);
+        if (!this.debug) return this.result(command.correlationId, false, 'debug mode is off');
+        if (!prop) return this.result(command.correlationId, false, 'unknown peripheral or prop');
+        if (prop.settable !== 'true') return this.result(command.correlationId, false, 'prop is read-only');
+        await this.changeProp(command.peripheralId, command.propName, command.value);
+        await this.result(command.correlationId, true, undefined, { value: command.value });
+        return;
+      }
+      case 'firmware':
+        await this.result(command.correlationId, true);
+        void this.updateFirmware(command);
+        return;
+    }
+  }
+
+  private async progress(progress: FirmwareProgress): Promise<void> {
+    this.print(`firmware ${progress.state}${progress.version ? ` ${progress.version}` : ''}${progress.error ? `: ${progress.error}` : ''}`);
+    this.emit('event', { kind: 'firmware', progress });
+    await this.publish('firmware', progress).catch(() => undefined);
+  }
+
+  private async updateFirmware(command: Extract<CommandMessage, { command: 'firmware' }>): Promise<void> {
+    const { correlationId, version } = command;
+    await this.progress({ correlationId, state: 'downloading', version });
+    try {
+      const auth = Buffer.from(`${this.hardwareId}:${this.options.token}`).toString('base64');
+      const response = await fetch(command.url, { headers: { authorization: `Basic ${auth}` } });
+      if (!response.ok) throw new Error(`download answered ${response.status}`);
+      const body = Buffer.from(await response.arrayBuffer());
+      await this.progress({ correlationId, state: 'verifying', version });
+      const sha256 = createHash('sha256').update(body).digest('hex');
+      if (body.length !== command.size || sha256 !== command.sha256) throw new Error('checksum mismatch');
+      if (command.kind === 'plinth') this.plinthFw = version;
+      else this.userFw = version;
+      await this.progress({ correlationId, state: 'applied', version });
+      await this.reboot();
+    } catch (error) {
+      await this.progress({ correlationId, state: 'failed', version, error: (error as Error).message });
+    }
+  }
+
+  /** Drops the connection as a power cycle would (the last will fires), then reconnects. */
+  async reboot(): Promise<void> {
+    this.print('rebooting');
+    this.drop();
+    await new Promise((r) => setTimeout(r, this.options.rebootMs ?? 300));
+    if (this.stopped) return;
+    this.silent = false;
+    await this.connect();
+  }
+
+  /** Cuts the connection without a goodbye, so the broker publishes the last will. */
+  drop(): void {
+    const client = this.client;
+    this.stopHeartbeat();
+    if (!client) return;
+    this.client = null;
+    client.stream?.destroy();
+    client.end(true);
+    this.print('connection dropped');
+    this.emit('event', { kind: 'disconnected' });
+  }
+
+  /** Says goodbye (status offline) and disconnects. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pressTimer) clearInterval(this.pressTimer);
+    this.stopHeartbeat();
+    const client = this.client;
+    this.client = null;
+    if (!client) return;
+    if (client.connected) {
+      await client.publishAsync(hardwareTopic(this.hardwareId, 'status'), '{"online":false}', { qos: 1 }).catch(() => undefined);
+    }
+    await client.endAsync().catch(() => undefined);
+    this.print('stopped');
+  }
+
+  private print(message: string): void {
+    this.options.log?.(`${new Date().toISOString()} hw ${this.hardwareId.slice(0, 8)} ${message}`);
+  }
+}
+
+/** Starts a simulated board in process (for tests and benchmarks). */
+export async function startSimulatedBoard(options: SimulatedBoardOptions): Promise<SimulatedBoard> {
+  const board = new SimulatedBoard(options);
+  await board.start();
+  return board;
+}

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { BoardPeripheralSchema } from '@plinth/shared';
+import { z } from 'zod';
+import { SimulatedBoard } from './board.js';
+
+const USAGE = `Usage: plinth-hw-sim --url mqtt://127.0.0.1:1883 --id <hardwareId> --token <token>
+       [--peripherals <file.json>] [--fw 46] [--user-fw 1.0] [--heartbeat-ms 16000] [--press-every-ms <ms>]
+
+Behaves as a Plinth hardware board: announces its peripherals, heartbeats, obeys reboot,
+identify, get, debug, prop sets and firmware updates, and prints one line per event.`;
+
+/** The command line: parses the options, runs a board until Ctrl-C. Answers the exit code. */
+export async function main(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        url: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
+        id: { type: 'string' },
+        token: { type: 'string' },
+        peripherals: { type: 'string' },
+        fw: { type: 'string', default: '46' },
+        'user-fw': { type: 'string', default: '1.0' },
+        'heartbeat-ms': { type: 'string', default: '16000' },
+        'press-every-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`plinth-hw-sim: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (!values.id || !values.token) {
+    process.stderr.write(`plinth-hw-sim: --id and --token are required\n${USAGE}\n`);
+    return 2;
+  }
+  const heartbeatMs = Number(values['heartbeat-ms']);
+  const pressEveryMs = values['press-every-ms'] ? Number(values['press-every-ms']) : undefined;
+  if (!Number.isFinite(heartbeatMs) || heartbeatMs < 50 || (pressEveryMs !== undefined && !(pressEveryMs >= 50))) {
+    process.stderr.write('plinth-hw-sim: --heartbeat-ms and --press-every-ms must be numbers of at least 50\n');
+    return 2;
+  }
+  let peripherals;
+  if (values.peripherals) {
+    const parsed = z.array(BoardPeripheralSchema).safeParse(JSON.parse(fs.readFileSync(values.peripherals, 'utf8')));
+    if (!parsed.success) {
+      process.stderr.write(`plinth-hw-sim: ${values.peripherals} is not a list of peripherals: ${parsed.error.message}\n`);
+      return 2;
+    }
+    peripherals = parsed.data;
+  }
+  const board = new SimulatedBoard({
+    url: values.url,
+    hardwareId: values.id.toLowerCase(),
+    token: values.token,
+    peripherals,
+    plinthFw: values.fw,
+    userFw: values['user-fw'],
+    heartbeatMs,
+    pressEveryMs,
+    log: out,
+  });
+  try {
+    await board.start();
+  } catch (error) {
+    process.stderr.write(`plinth-hw-sim: could not connect: ${(error as Error).message}\n`);
+    return 1;
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await board.stop();
+  return 0;
+}

@@ -1,15 +1,341 @@
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { eq } from 'drizzle-orm';
+import {
+  EXHIBIT_AUTH_TIMEOUT_MS,
+  EXHIBIT_CLOSE,
+  EXHIBIT_HEARTBEAT_MS,
+  EXHIBIT_OFFLINE_AFTER_MS,
+  parseManifest,
+  SdkMessageSchema,
+  topicFor,
+  type GatewayMessage,
+} from '@plinth/shared';
+import { exhibitConnections, exhibits } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
+import { AppError } from '../lib/app-error.js';
+import {
+  acknowledge,
+  pushSync,
+  recordEvent,
+  recordLogs,
+  recordStatus,
+  setOpMode,
+} from '../modules/exhibit-runtime/exhibit-runtime.service.js';
+import { verifyExhibitCredential } from '../modules/exhibit-runtime/exhibit-tokens.service.js';
+import { ingestManifest } from '../modules/exhibit-runtime/manifest-ingest.service.js';
+
+/** Why an exhibit went offline, kept in its connection history. */
+export type OfflineReason = 'closed' | 'timeout' | 'revoked' | 'replaced' | 'deleted' | 'shutdown' | 'restart';
 
 /**
- * The exhibit side: SDK connections on /ws, their online state, and what the console sends to
- * exhibits (controls, settings, op mode). Filled in by the exhibit SDK work.
+ * The exhibit side: SDK connections on /ws (`?client=exhibit`), their online state and
+ * heartbeat, and what the console sends to exhibits (controls, settings, op mode).
+ * Connections live on the node that accepted them; `send` answers whether one was reached.
  */
 export type ExhibitGateway = {
-  /** True while the exhibit has a live SDK connection on this node. */
+  /** True while the exhibit has a live, authenticated SDK connection on this node. */
   isConnected: (exhibitId: string) => boolean;
+  /** True for an upgrade request meant for the gateway (`/ws?client=exhibit`). */
+  isExhibitSocket: (request: FastifyRequest) => boolean;
+  /** Takes over an SDK socket: auth message, then manifest, statuses, acks, logs. */
+  accept: (socket: WebSocket, request: FastifyRequest) => void;
+  /** Sends to the exhibit's connection; false when there is none (the exhibit is offline). */
+  send: (exhibitId: string, message: GatewayMessage) => boolean;
+  /** Closes the connections authenticated with a token (it was revoked). */
+  disconnectToken: (tokenId: string) => void;
+  /** Pings live connections and drops those not heard from within the offline window. */
+  sweep: () => void;
+  /** Number of authenticated connections (for the benchmark and health). */
+  connectionCount: () => number;
   close: () => Promise<void>;
 };
 
-export function createExhibitGateway(_deps: AppDeps): ExhibitGateway {
-  return { isConnected: () => false, close: async () => undefined };
+type Connection = {
+  socket: WebSocket;
+  remoteAddress: string;
+  exhibitId: string | null;
+  tokenId: string | null;
+  lastSeen: number;
+  reason: OfflineReason;
+  /** Messages are handled one after another (the manifest before the statuses that follow it). */
+  queue: Promise<void>;
+  unsubscribe: (() => void) | null;
+  authTimer: NodeJS.Timeout | undefined;
+};
+
+export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
+  const current = new Map<string, Connection>();
+  const all = new Set<Connection>();
+  const pending = new Set<Promise<unknown>>();
+  let closing = false;
+  const now = () => deps.clock.now().getTime();
+
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    pending.add(promise);
+    void promise.finally(() => pending.delete(promise)).catch(() => undefined);
+    return promise;
+  };
+
+  // With one node, nothing can be connected at start: exhibits left online by a crash go offline.
+  const ready: Promise<void> = deps.config.REDIS_URL ? Promise.resolve() : track(resetStaleOnline()).catch((error: unknown) => {
+    deps.logger.warn({ err: error }, 'could not reset the online state of exhibits');
+  });
+
+  async function resetStaleOnline(): Promise<void> {
+    const stale = await deps.db
+      .update(exhibits)
+      .set({ online: false, lastOnlineChange: deps.clock.now() })
+      .where(eq(exhibits.online, true))
+      .returning({ id: exhibits.id });
+    if (stale.length) {
+      await deps.db.insert(exhibitConnections).values(stale.map((e) => ({ exhibitId: e.id, online: false, reason: 'restart' })));
+    }
+  }
+
+  async function setOnline(connection: Connection, online: boolean): Promise<void> {
+    const exhibitId = connection.exhibitId!;
+    const at = deps.clock.now();
+    const [row] = await deps.db
+      .update(exhibits)
+      .set({ online, lastOnlineChange: at })
+      .where(eq(exhibits.id, exhibitId))
+      .returning({ opMode: exhibits.opMode });
+    if (!row) return; // deleted meanwhile
+    await deps.db.insert(exhibitConnections).values({
+      exhibitId,
+      online,
+      tokenId: online ? connection.tokenId : null,
+      remoteAddress: connection.remoteAddress,
+      reason: online ? null : connection.reason,
+      at,
+    });
+    const topic = topicFor('exhibit', exhibitId);
+    deps.hub.publish(topic, { type: 'exhibit.online', exhibitId, online, lastOnlineChange: at.toISOString() });
+    deps.hub.publish(topic, { type: 'exhibit.opMode', id: exhibitId, mode: online ? row.opMode : 'Off' });
+  }
+
+  function write(connection: Connection, message: GatewayMessage): boolean {
+    if (connection.socket.readyState !== connection.socket.OPEN) return false;
+    connection.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  function drop(connection: Connection, code: number, reason: OfflineReason, text: string): void {
+    connection.reason = reason;
+    if (connection.socket.readyState === connection.socket.OPEN || connection.socket.readyState === connection.socket.CONNECTING) {
+      connection.socket.close(code, text);
+    }
+  }
+
+  /** The connection ended: if it was the exhibit's current one, the exhibit is offline. */
+  function ended(connection: Connection): void {
+    clearTimeout(connection.authTimer);
+    all.delete(connection);
+    connection.unsubscribe?.();
+    const id = connection.exhibitId;
+    if (!id || current.get(id) !== connection) return;
+    current.delete(id);
+    void track(setOnline(connection, false)).catch((error: unknown) => deps.logger.warn({ err: error, exhibitId: id }, 'could not mark the exhibit offline'));
+  }
+
+  async function authenticate(connection: Connection, exhibitId: string, credential: string): Promise<void> {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(exhibitId);
+    const tokenId = uuid ? await verifyExhibitCredential(deps, exhibitId, credential) : null;
+    if (!tokenId) {
+      write(connection, { type: 'error', message: 'The credential is not valid or has expired.' });
+      drop(connection, EXHIBIT_CLOSE.unauthorized, 'closed', 'unauthorized');
+      return;
+    }
+    await ready;
+    if (connection.socket.readyState !== connection.socket.OPEN || closing) return;
+    clearTimeout(connection.authTimer);
+    connection.exhibitId = exhibitId;
+    connection.tokenId = tokenId;
+    const previous = current.get(exhibitId);
+    current.set(exhibitId, connection);
+    if (previous) drop(previous, EXHIBIT_CLOSE.replaced, 'replaced', 'another connection of this exhibit took over');
+    connection.unsubscribe = deps.hub.subscribe(topicFor('exhibit', exhibitId), (event) => {
+      if (event.type === 'exhibit.deleted') drop(connection, EXHIBIT_CLOSE.deleted, 'deleted', 'the exhibit was deleted');
+    });
+    const [row] = await deps.db.select({ name: exhibits.name }).from(exhibits).where(eq(exhibits.id, exhibitId));
+    if (!previous) await setOnline(connection, true);
+    write(connection, { type: 'auth.ok', exhibitId, name: row?.name ?? '' });
+  }
+
+  async function handle(connection: Connection, raw: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      write(connection, { type: 'error', message: 'Messages must be JSON.' });
+      return;
+    }
+    const parsed = SdkMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      write(connection, { type: 'error', message: `Invalid message: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() });
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === 'ping') {
+      write(connection, { type: 'pong' });
+      return;
+    }
+    if (message.type === 'auth') {
+      if (!connection.exhibitId) await authenticate(connection, message.exhibitId, message.token);
+      return;
+    }
+    const exhibitId = connection.exhibitId;
+    if (!exhibitId || current.get(exhibitId) !== connection) {
+      write(connection, { type: 'error', message: 'Authenticate first.' });
+      return;
+    }
+    switch (message.type) {
+      case 'manifest': {
+        const manifest = parseManifest(message.manifest);
+        if (!manifest.success) {
+          write(connection, { type: 'manifest.error', requestId: message.requestId, status: 400, message: manifest.message });
+          return;
+        }
+        try {
+          const changed = await ingestManifest(deps, exhibitId, manifest.manifest);
+          if (changed) deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.manifest', exhibitId });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          write(connection, { type: 'manifest.error', requestId: message.requestId, status: error.status, message: error.message });
+          // A locked exhibit keeps its stored structure, and values still flow to it.
+          if (error.code === 'NotAcceptable') await pushSync(deps, exhibitId);
+          return;
+        }
+        write(connection, { type: 'manifest.ok', requestId: message.requestId });
+        await pushSync(deps, exhibitId);
+        return;
+      }
+      case 'status': {
+        const problem = await recordStatus(deps, exhibitId, message.id, message.value);
+        if (problem) write(connection, { type: 'error', message: problem });
+        return;
+      }
+      case 'opMode':
+        await setOpMode(deps, exhibitId, message.value, 'exhibit');
+        return;
+      case 'ack':
+        await acknowledge(deps, exhibitId, message.settings, message.listItems);
+        return;
+      case 'log':
+        await recordLogs(deps, exhibitId, message.entries);
+        return;
+      case 'event':
+        await recordEvent(deps, exhibitId, message.name, message.data, message.timestamp);
+        return;
+    }
+  }
+
+  const sweep = () => {
+    const limit = now() - EXHIBIT_OFFLINE_AFTER_MS;
+    for (const connection of all) {
+      if (connection.lastSeen < limit) {
+        connection.reason = 'timeout';
+        connection.socket.terminate();
+      } else if (connection.socket.readyState === connection.socket.OPEN) {
+        connection.socket.ping();
+      }
+    }
+  };
+  const heartbeat = setInterval(sweep, EXHIBIT_HEARTBEAT_MS);
+  heartbeat.unref();
+
+  return {
+    isConnected: (exhibitId) => {
+      const connection = current.get(exhibitId);
+      return Boolean(connection && connection.socket.readyState === connection.socket.OPEN);
+    },
+    isExhibitSocket: (request) => (request.query as Record<string, unknown> | undefined)?.client === 'exhibit',
+    accept(socket, request) {
+      if (closing) {
+        socket.close(1001, 'shutting down');
+        return;
+      }
+      const connection: Connection = {
+        socket,
+        remoteAddress: request.ip,
+        exhibitId: null,
+        tokenId: null,
+        lastSeen: now(),
+        reason: 'closed',
+        queue: Promise.resolve(),
+        unsubscribe: null,
+        authTimer: undefined,
+      };
+      all.add(connection);
+      connection.authTimer = setTimeout(() => {
+        if (!connection.exhibitId) drop(connection, EXHIBIT_CLOSE.unauthorized, 'closed', 'no auth message');
+      }, EXHIBIT_AUTH_TIMEOUT_MS);
+      connection.authTimer.unref();
+      socket.on('message', (raw) => {
+        connection.lastSeen = now();
+        const text = raw.toString();
+        connection.queue = track(
+          connection.queue.then(() => handle(connection, text)).catch((error: unknown) => {
+            deps.logger.warn({ err: error, exhibitId: connection.exhibitId }, 'exhibit message failed');
+            write(connection, { type: 'error', message: 'The message could not be handled.' });
+          }),
+        );
+      });
+      socket.on('pong', () => {
+        connection.lastSeen = now();
+      });
+      socket.on('ping', () => {
+        connection.lastSeen = now();
+      });
+      socket.on('close', () => ended(connection));
+      socket.on('error', () => ended(connection));
+    },
+    send(exhibitId, message) {
+      const connection = current.get(exhibitId);
+      return connection ? write(connection, message) : false;
+    },
+    disconnectToken(tokenId) {
+      for (const connection of all) {
+        if (connection.tokenId === tokenId) drop(connection, EXHIBIT_CLOSE.unauthorized, 'revoked', 'token revoked');
+      }
+    },
+    sweep,
+    connectionCount: () => current.size,
+    async close() {
+      closing = true;
+      clearInterval(heartbeat);
+      for (const connection of [...all]) {
+        connection.reason = 'shutdown';
+        ended(connection);
+        connection.socket.terminate();
+      }
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+/** The online history of an exhibit, oldest first (for tests and later screens). */
+export async function listConnectionHistory(deps: AppDeps, exhibitId: string, limit = 50) {
+  return deps.db
+    .select()
+    .from(exhibitConnections)
+    .where(eq(exhibitConnections.exhibitId, exhibitId))
+    .orderBy(exhibitConnections.at)
+    .limit(limit);
+}
+
+/** A gateway with no connections, for command-line tools that reach services without the server. */
+export function createDetachedExhibitGateway(): ExhibitGateway {
+  return {
+    isConnected: () => false,
+    isExhibitSocket: () => false,
+    accept: (socket) => socket.close(1013, 'not accepting exhibit connections'),
+    send: () => false,
+    disconnectToken: () => undefined,
+    sweep: () => undefined,
+    connectionCount: () => 0,
+    close: async () => undefined,
+  };
 }

@@ -1,0 +1,195 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { exhibits, exhibitTokens } from './schema.js';
+
+/**
+ * Exhibit runtime tables: what the exhibit's manifest declares (statuses, controls, settings,
+ * lists, groups) with their live values, its connection history, logs and report events.
+ * Manifest items are keyed by their manifest id within the exhibit, so a new manifest updates
+ * them in place and saved values survive.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const exhibitRef = () =>
+  uuid('exhibit_id')
+    .notNull()
+    .references(() => exhibits.id, { onDelete: 'cascade' });
+
+/** The last manifest an exhibit sent, as validated, and a hash of its structure (for the lock). */
+export const exhibitManifests = pgTable('exhibit_manifests', {
+  exhibitId: uuid('exhibit_id')
+    .primaryKey()
+    .references(() => exhibits.id, { onDelete: 'cascade' }),
+  manifest: jsonb('manifest').notNull(),
+  structureHash: text('structure_hash').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const exhibitStatuses = pgTable(
+  'exhibit_statuses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    manifestId: text('manifest_id').notNull(),
+    type: text('type', { enum: ['String', 'Integer', 'Date', 'Color'] }).notNull(),
+    display: text('display').notNull(),
+    defaultValue: jsonb('default_value'),
+    value: jsonb('value'),
+    order: integer('order').notNull().default(0),
+    /** When the exhibit last set the value (null: never). */
+    valueUpdatedAt: timestamp('value_updated_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('exhibit_statuses_key').on(t.exhibitId, t.manifestId)],
+);
+
+export const exhibitControls = pgTable(
+  'exhibit_controls',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    manifestId: text('manifest_id').notNull(),
+    type: text('type', { enum: ['Single', 'Group'] }).notNull(),
+    display: text('display').notNull(),
+    enabledOpMode: text('enabled_op_mode', { enum: ['On', 'Off', 'none'] }).notNull().default('none'),
+    order: integer('order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('exhibit_controls_key').on(t.exhibitId, t.manifestId)],
+);
+
+/** The buttons of a Group control. */
+export const exhibitControlItems = pgTable(
+  'exhibit_control_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    controlId: uuid('control_id')
+      .notNull()
+      .references(() => exhibitControls.id, { onDelete: 'cascade' }),
+    manifestId: text('manifest_id').notNull(),
+    display: text('display').notNull(),
+    order: integer('order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('exhibit_control_items_key').on(t.controlId, t.manifestId)],
+);
+
+/** Navigation groups of settings; `parentManifestId` nests them. */
+export const exhibitSettingGroups = pgTable(
+  'exhibit_setting_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    manifestId: text('manifest_id').notNull(),
+    parentManifestId: text('parent_manifest_id'),
+    groupDisplay: text('group_display').notNull(),
+    order: integer('order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('exhibit_setting_groups_key').on(t.exhibitId, t.manifestId)],
+);
+
+export const exhibitSettingLists = pgTable(
+  'exhibit_setting_lists',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    manifestId: text('manifest_id').notNull(),
+    groupManifestId: text('group_manifest_id'),
+    listDisplay: text('list_display').notNull(),
+    enabledOpMode: text('enabled_op_mode', { enum: ['On', 'Off', 'none'] }).notNull().default('none'),
+    order: integer('order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('exhibit_setting_lists_key').on(t.exhibitId, t.manifestId)],
+);
+
+/**
+ * Setting definitions. A setting outside lists holds its value here as desired state with a
+ * version; the settings of a list (listManifestId set) are templates whose values live in the
+ * list's items.
+ */
+export const exhibitSettings = pgTable(
+  'exhibit_settings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    manifestId: text('manifest_id').notNull(),
+    /** '' for a setting that is not in a list. */
+    listManifestId: text('list_manifest_id').notNull().default(''),
+    groupManifestId: text('group_manifest_id'),
+    type: text('type').notNull(),
+    display: text('display').notNull(),
+    /** The validated manifest definition (items, min, max, contentType, ...). */
+    definition: jsonb('definition').notNull(),
+    defaultValue: jsonb('default_value'),
+    value: jsonb('value'),
+    /** Increases on every save; the exhibit acknowledges the version it applied. */
+    version: integer('version').notNull().default(1),
+    appliedVersion: integer('applied_version').notNull().default(0),
+    enabledOpMode: text('enabled_op_mode', { enum: ['On', 'Off', 'none'] }).notNull().default('none'),
+    order: integer('order').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('exhibit_settings_key').on(t.exhibitId, t.listManifestId, t.manifestId)],
+);
+
+/** Items of a setting list: their values by setting manifest id, versioned like settings. */
+export const exhibitSettingListItems = pgTable(
+  'exhibit_setting_list_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    listId: uuid('list_id')
+      .notNull()
+      .references(() => exhibitSettingLists.id, { onDelete: 'cascade' }),
+    listName: text('list_name').notNull(),
+    order: integer('order').notNull().default(0),
+    values: jsonb('values').notNull().default({}),
+    version: integer('version').notNull().default(1),
+    appliedVersion: integer('applied_version').notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('exhibit_setting_list_items_key').on(t.listId, t.listName)],
+);
+
+/** Every online/offline change of an exhibit. */
+export const exhibitConnections = pgTable(
+  'exhibit_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    online: boolean('online').notNull(),
+    /** The token the connection authenticated with (null once deleted, and for offline rows). */
+    tokenId: uuid('token_id').references(() => exhibitTokens.id, { onDelete: 'set null' }),
+    remoteAddress: text('remote_address'),
+    /** Why it went offline: closed, timeout, revoked, replaced, deleted, shutdown. */
+    reason: text('reason'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('exhibit_connections_exhibit_idx').on(t.exhibitId, t.at)],
+);
+
+/** Report events sent with `exhibit.event(name, data)`. */
+export const exhibitReportEvents = pgTable(
+  'exhibit_report_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    name: text('name').notNull(),
+    data: jsonb('data'),
+    /** When the exhibit says it happened. */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('exhibit_report_events_exhibit_idx').on(t.exhibitId, t.at)],
+);
+
+/** Log lines sent with `exhibit.logger.*`. */
+export const exhibitLogs = pgTable(
+  'exhibit_logs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    exhibitId: exhibitRef(),
+    level: text('level', { enum: ['debug', 'info', 'warn', 'error'] }).notNull(),
+    message: text('message').notNull(),
+    /** When the exhibit logged it. */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('exhibit_logs_exhibit_idx').on(t.exhibitId, t.at)],
+);

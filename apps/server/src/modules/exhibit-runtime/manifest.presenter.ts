@@ -1,0 +1,209 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import type {
+  Control,
+  ExhibitManifest,
+  ExhibitSetting,
+  GatewayMessage,
+  ManifestSetting,
+  SdkListItem,
+  SettingGroup,
+  SettingList,
+  SettingValue,
+  Status,
+} from '@plinth/shared';
+import type { Db } from '../../db/client.js';
+import {
+  exhibitControlItems,
+  exhibitControls,
+  exhibitSettingGroups,
+  exhibitSettingListItems,
+  exhibitSettingLists,
+  exhibitSettings,
+  exhibitStatuses,
+} from '../../db/schema.js';
+
+type SettingRow = typeof exhibitSettings.$inferSelect;
+type ListRow = typeof exhibitSettingLists.$inferSelect;
+type ListItemRow = typeof exhibitSettingListItems.$inferSelect;
+
+/** Every manifest row of one exhibit, read in one go. */
+export type ExhibitRuntimeRows = {
+  statuses: (typeof exhibitStatuses.$inferSelect)[];
+  controls: (typeof exhibitControls.$inferSelect)[];
+  controlItems: (typeof exhibitControlItems.$inferSelect)[];
+  groups: (typeof exhibitSettingGroups.$inferSelect)[];
+  lists: ListRow[];
+  listItems: ListItemRow[];
+  settings: SettingRow[];
+};
+
+export async function loadRuntimeRows(db: Db, exhibitId: string): Promise<ExhibitRuntimeRows> {
+  const [statuses, controls, groups, lists, settings] = await Promise.all([
+    db.select().from(exhibitStatuses).where(eq(exhibitStatuses.exhibitId, exhibitId)).orderBy(asc(exhibitStatuses.order)),
+    db.select().from(exhibitControls).where(eq(exhibitControls.exhibitId, exhibitId)).orderBy(asc(exhibitControls.order)),
+    db.select().from(exhibitSettingGroups).where(eq(exhibitSettingGroups.exhibitId, exhibitId)).orderBy(asc(exhibitSettingGroups.order)),
+    db.select().from(exhibitSettingLists).where(eq(exhibitSettingLists.exhibitId, exhibitId)).orderBy(asc(exhibitSettingLists.order)),
+    db.select().from(exhibitSettings).where(eq(exhibitSettings.exhibitId, exhibitId)).orderBy(asc(exhibitSettings.order)),
+  ]);
+  const [controlItems, listItems] = await Promise.all([
+    controls.length
+      ? db.select().from(exhibitControlItems).where(inArray(exhibitControlItems.controlId, controls.map((c) => c.id))).orderBy(asc(exhibitControlItems.order))
+      : Promise.resolve([]),
+    lists.length
+      ? db.select().from(exhibitSettingListItems).where(inArray(exhibitSettingListItems.listId, lists.map((l) => l.id))).orderBy(asc(exhibitSettingListItems.order))
+      : Promise.resolve([]),
+  ]);
+  return { statuses, controls, controlItems, groups, lists, listItems, settings };
+}
+
+/** What the caller may do, for the `write` flags. */
+export type ManifestRights = { canFireControls: boolean; canEditSettings: boolean };
+
+function presentSetting(
+  row: SettingRow,
+  write: boolean,
+  value: SettingValue,
+  listName: string | null,
+  version: number,
+  appliedVersion: number,
+): ExhibitSetting {
+  const def = row.definition as ManifestSetting;
+  const items = 'items' in def ? def.items.map((item, i) => ({ id: item.id, display: item.display ?? item.id, order: item.order ?? i })) : [];
+  return {
+    id: row.id,
+    manifestId: row.manifestId,
+    display: row.display,
+    type: def.type,
+    default: row.defaultValue as SettingValue,
+    value,
+    items,
+    enabledOpMode: row.enabledOpMode,
+    write,
+    order: row.order,
+    listName,
+    min: def.type === 'IntegerInput' ? (def.min ?? null) : null,
+    max: def.type === 'IntegerInput' ? (def.max ?? null) : null,
+    contentType: def.type === 'StrapiContent' ? def.contentType : null,
+    displayFieldName: def.type === 'StrapiContent' ? def.displayFieldName : null,
+    version,
+    appliedVersion,
+    applied: appliedVersion >= version,
+  };
+}
+
+/** The console's view of the manifest: nested groups, lists with their items, live values. */
+export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rights: ManifestRights): ExhibitManifest {
+  const statuses: Status[] = rows.statuses.map((s) => ({
+    id: s.id,
+    manifestId: s.manifestId,
+    type: s.type,
+    display: s.display,
+    default: (s.defaultValue ?? null) as Status['default'],
+    value: (s.value ?? null) as Status['value'],
+    order: s.order,
+    updatedAt: s.valueUpdatedAt?.toISOString() ?? null,
+  }));
+  const controls: Control[] = rows.controls.map((c) => ({
+    id: c.id,
+    manifestId: c.manifestId,
+    type: c.type,
+    display: c.display,
+    write: rights.canFireControls,
+    enabledOpMode: c.enabledOpMode,
+    order: c.order,
+    items: rows.controlItems
+      .filter((i) => i.controlId === c.id)
+      .map((i) => ({ id: i.manifestId, display: i.display, order: i.order, uniqueId: i.id })),
+  }));
+  const write = rights.canEditSettings;
+  const plain = rows.settings.filter((s) => s.listManifestId === '');
+  const lists: (SettingList & { group: string | null })[] = rows.lists.map((l) => {
+    const templates = rows.settings.filter((s) => s.listManifestId === l.manifestId);
+    const items = rows.listItems.filter((i) => i.listId === l.id);
+    return {
+      group: l.groupManifestId,
+      id: l.id,
+      manifestId: l.manifestId,
+      type: 'SettingsList',
+      listDisplay: l.listDisplay,
+      listItemCount: items.length,
+      enabledOpMode: l.enabledOpMode,
+      write,
+      order: l.order,
+      exhibitId,
+      settings: templates.map((t) => presentSetting(t, write, t.defaultValue as SettingValue, null, 0, 0)),
+      settinglistitems: items.map((item) => {
+        const values = item.values as Record<string, SettingValue>;
+        return {
+          listName: item.listName,
+          order: item.order,
+          items: templates.map((t) =>
+            presentSetting(t, write, values[t.manifestId] ?? (t.defaultValue as SettingValue), item.listName, item.version, item.appliedVersion),
+          ),
+          version: item.version,
+          appliedVersion: item.appliedVersion,
+          applied: item.appliedVersion >= item.version,
+        };
+      }),
+    };
+  });
+  const settingsIn = (group: string | null) =>
+    plain
+      .filter((s) => s.groupManifestId === group)
+      .map((s) => presentSetting(s, write, s.value as SettingValue, null, s.version, s.appliedVersion));
+  const listsIn = (group: string | null) => lists.filter((l) => l.group === group).map(({ group: _group, ...l }) => l);
+  const groupsIn = (parent: string | null): SettingGroup[] =>
+    rows.groups
+      .filter((g) => g.parentManifestId === parent)
+      .map((g) => {
+        const settings = settingsIn(g.manifestId);
+        return {
+          id: g.id,
+          manifestId: g.manifestId,
+          type: 'SettingsGroup',
+          groupDisplay: g.groupDisplay,
+          orderSelf: g.order,
+          settings: settings.filter((s) => s.type !== 'StrapiContent'),
+          strapiContent: settings.filter((s) => s.type === 'StrapiContent'),
+          settingLists: listsIn(g.manifestId),
+          settingGroups: groupsIn(g.manifestId),
+        };
+      });
+  const top = settingsIn(null);
+  return {
+    statuses,
+    controls,
+    settings: top.filter((s) => s.type !== 'StrapiContent'),
+    strapiContent: top.filter((s) => s.type === 'StrapiContent'),
+    settingLists: listsIn(null),
+    settingGroups: groupsIn(null),
+  };
+}
+
+/** One list as the exhibit receives it. */
+export function presentSdkList(list: ListRow, items: ListItemRow[]): Extract<GatewayMessage, { type: 'settingList' }> {
+  return {
+    type: 'settingList',
+    id: list.manifestId,
+    items: items
+      .filter((i) => i.listId === list.id)
+      .sort((a, b) => a.order - b.order)
+      .map((i): SdkListItem => ({ listName: i.listName, order: i.order, version: i.version, values: i.values as SdkListItem['values'] })),
+  };
+}
+
+/** Every current value, for the exhibit after each manifest ingest (so after every reconnect). */
+export function presentSync(rows: ExhibitRuntimeRows, opMode: 'On' | 'Off'): Extract<GatewayMessage, { type: 'sync' }> {
+  return {
+    type: 'sync',
+    opMode,
+    settings: rows.settings
+      .filter((s) => s.listManifestId === '')
+      .map((s) => ({ id: s.manifestId, value: s.value as SettingValue, version: s.version })),
+    settingLists: rows.lists.map((l) => {
+      const list = presentSdkList(l, rows.listItems);
+      return { id: list.id, items: list.items };
+    }),
+    statuses: rows.statuses.map((s) => ({ id: s.manifestId, value: (s.value ?? null) as string | number | null })),
+  };
+}

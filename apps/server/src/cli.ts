@@ -3,6 +3,8 @@ import { pino } from 'pino';
 import { ERROR_MESSAGES, type ErrorCode } from '@plinth/shared';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { createDetachedHardwareGateway } from './devices/hardware-gateway.js';
+import { createDetachedExhibitGateway } from './devices/exhibit-gateway.js';
 import { DataDirLockedError } from './db/lock.js';
 import type { AppDeps } from './deps.js';
 import { AppError } from './lib/app-error.js';
@@ -59,8 +61,8 @@ export async function runCli(argv: string[], out = process.stdout, err = process
         clock: systemClock,
         hub: createInProcessHub(),
         mailer: createMailer({ from: config.MAIL_FROM, logger }),
-        exhibitGateway: { isConnected: () => false, close: async () => undefined },
-        hardwareGateway: { mqttPort: null, close: async () => undefined },
+        exhibitGateway: createDetachedExhibitGateway(),
+        hardwareGateway: createDetachedHardwareGateway(),
       };
       const user = await createUser(deps, {
         email: values.email,

@@ -11,3 +11,7 @@ export * from './api/auth.js';
 export * from './api/organization.js';
 export * from './api/exhibit.js';
 export * from './api/hardware.js';
+export * from './api/manifest.js';
+export * from './sdk-protocol.js';
+export * from './mqtt-protocol.js';
+export * from './api/hardware-runtime.js';

@@ -258,3 +258,5 @@ export const hardwareTokens = pgTable(
   },
   (t) => [uniqueIndex('hardware_tokens_hash_key').on(t.tokenHash), index('hardware_tokens_hw_idx').on(t.hardwareId)],
 );
+export * from './schema-hardware.js';
+export * from './schema-exhibits.js';

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { exhibitRoutes } from './exhibit/exhibit.routes.js';
+import { exhibitRuntimeRoutes } from './exhibit-runtime/exhibit-runtime.routes.js';
 import { hardwareRoutes } from './hardware/hardware.routes.js';
+import { hardwareRuntimeRoutes } from './hardware-runtime/hardware-runtime.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
 import { permissionRoutes } from './permission/permission.routes.js';
 import { siteRoutes } from './site/site.routes.js';
@@ -12,5 +14,7 @@ export async function registerApiModules(api: FastifyInstance, deps: AppDeps): P
   await api.register(siteRoutes(deps));
   await api.register(permissionRoutes(deps));
   await api.register(exhibitRoutes(deps));
+  await api.register(exhibitRuntimeRoutes(deps));
   await api.register(hardwareRoutes(deps));
+  await api.register(hardwareRuntimeRoutes(deps));
 }

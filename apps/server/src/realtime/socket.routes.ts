@@ -18,6 +18,8 @@ export const CONSOLE_PING_MS = 30_000;
 export function socketRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
     app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
+      // Exhibit SDK connections (`/ws?client=exhibit`) belong to the exhibit gateway.
+      if (deps.exhibitGateway.isExhibitSocket(request)) return deps.exhibitGateway.accept(socket, request);
       const connection = new ConsoleConnection(deps, socket, request.user);
       connection.start();
     });
@@ -28,6 +30,8 @@ class ConsoleConnection {
   private readonly subscriptions = new Map<string, () => void>();
   private alive = true;
   private pingTimer: NodeJS.Timeout | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly deps: AppDeps,
@@ -37,11 +41,14 @@ class ConsoleConnection {
 
   start(): void {
     this.send({ type: 'handshake', authenticated: Boolean(this.user), userId: this.user?.id });
+    // One message at a time, in order: an auth message must finish before the subscribe behind it.
     this.socket.on('message', (raw) => {
-      void this.handle(raw.toString()).catch((error: unknown) => {
-        this.deps.logger.warn({ err: error }, 'socket message failed');
-        this.send({ type: 'error', message: 'The message could not be handled.' });
-      });
+      this.queue = this.queue
+        .then(() => this.handle(raw.toString()))
+        .catch((error: unknown) => {
+          this.deps.logger.warn({ err: error }, 'socket message failed');
+          this.send({ type: 'error', message: 'The message could not be handled.' });
+        });
     });
     this.socket.on('pong', () => {
       this.alive = true;
@@ -60,6 +67,7 @@ class ConsoleConnection {
   }
 
   private stop(): void {
+    this.closed = true;
     clearInterval(this.pingTimer);
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
@@ -122,7 +130,8 @@ class ConsoleConnection {
   }
 
   private listen(topic: string): void {
-    if (this.subscriptions.has(topic)) return;
+    // A subscribe still loading grants when the socket closed must not leave listeners behind.
+    if (this.closed || this.subscriptions.has(topic)) return;
     this.subscriptions.set(
       topic,
       this.deps.hub.subscribe(topic, (event) => this.send(event)),

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Group, NavLink, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconArrowLeft, IconHome, IconPlugConnected, IconPlugConnectedX, IconWifi, IconWifiOff } from '@tabler/icons-react';
+import { IconArrowLeft, IconBug, IconHome, IconPlugConnected, IconPlugConnectedX, IconWifi, IconWifiOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
 
 /** One entry of the left navigation; `online` and `connected` add their icons when given. */
@@ -10,6 +10,8 @@ export type LeftNavItem = {
   to: string;
   online?: boolean;
   connected?: boolean;
+  /** Hardware in debug mode gets a bug icon. */
+  debug?: boolean;
 };
 
 /** A leader exhibit with its followers, shown together. */
@@ -28,6 +30,7 @@ export type LeftNavProps = {
 function StateIcons({ item }: { item: LeftNavItem }) {
   return (
     <Group gap={4} wrap="nowrap">
+      {item.debug && <IconBug size={16} aria-label="Debug mode on" color="var(--mantine-color-orange-6)" />}
       {item.connected !== undefined &&
         (item.connected ? (
           <IconPlugConnected size={16} aria-label="Connected" color="var(--mantine-color-teal-6)" />

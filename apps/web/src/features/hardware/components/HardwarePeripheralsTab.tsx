@@ -1,0 +1,117 @@
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { SYNC_HARDWARE_MIN_FW, type Hardware, type HardwareCommand, type ServerMessage } from '@plinth/shared';
+import { runHardwareCommand } from '../../../api/hardware-runtime';
+import { useRealtimeListener } from '../../../lib/realtime-context';
+import { isPressed } from '../lib/prop-values';
+import { PropControl } from './PropControl';
+
+/** Sync Hardware Values needs Plinth firmware 46 or above (spec section 9). */
+export function canSyncHardwareValues(plinthFw: string | null): boolean {
+  if (!plinthFw) return false;
+  const version = parseFloat(plinthFw);
+  return Number.isFinite(version) && version >= SYNC_HARDWARE_MIN_FW;
+}
+
+const COMMAND_LABELS: Record<HardwareCommand, string> = { reboot: 'Reboot', get: 'Sync Hardware Values', identify: 'Identify' };
+
+/**
+ * The peripherals tab (spec 2.13): the default board controls and every peripheral's visible
+ * props. Controls are enabled only while debug mode is on, the hardware is online and the caller
+ * may operate it. Live presses of button props blink for one second.
+ */
+export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Hardware; canOperate: boolean }) {
+  const enabled = canOperate && hardware.controlDebug && hardware.online;
+  const [busy, setBusy] = useState<HardwareCommand | null>(null);
+  const [commandError, setCommandError] = useState<string | null>(null);
+  const [presses, setPresses] = useState<Record<string, number>>({});
+
+  const listener = useCallback(
+    (message: ServerMessage) => {
+      if (message.type !== 'hardware.prop' || message.hardwareId !== hardware.id) return;
+      if (message.propType !== 'button' || !isPressed(message.propValue)) return;
+      const key = `${message.periphName}/${message.propName}`;
+      setPresses((p) => ({ ...p, [key]: (p[key] ?? 0) + 1 }));
+    },
+    [hardware.id],
+  );
+  useRealtimeListener(listener);
+
+  const handleCommand = async (command: HardwareCommand) => {
+    setBusy(command);
+    setCommandError(null);
+    try {
+      await runHardwareCommand(hardware.id, command);
+    } catch (e) {
+      setCommandError(`${COMMAND_LABELS[command]} failed: ${e instanceof Error ? e.message : 'unknown error'}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const commands: HardwareCommand[] = canSyncHardwareValues(hardware.plinth_fw) ? ['reboot', 'get', 'identify'] : ['reboot', 'identify'];
+  const peripherals = hardware.peripherals
+    .map((p) => ({ ...p, props: p.props.filter((prop) => prop.hide !== 'true') }))
+    .filter((p) => p.props.length > 0);
+
+  return (
+    <Stack gap="lg">
+      {!enabled && (
+        <Text size="sm" c="dimmed">
+          {!canOperate
+            ? 'Your role does not allow driving this hardware.'
+            : !hardware.online
+              ? 'The hardware is offline. Controls are available when it is online and debug mode is on.'
+              : 'Turn on debug mode to use the controls.'}
+        </Text>
+      )}
+      <Stack gap="xs">
+        <Title order={4}>Default Board Controls</Title>
+        <Group gap="sm">
+          {commands.map((command) => (
+            <Button
+              key={command}
+              variant="light"
+              disabled={!enabled || (busy !== null && busy !== command)}
+              loading={busy === command}
+              onClick={() => void handleCommand(command)}
+            >
+              {COMMAND_LABELS[command]}
+            </Button>
+          ))}
+        </Group>
+        {commandError && (
+          <Alert color="red" variant="light" role="alert" p="xs">
+            {commandError}
+          </Alert>
+        )}
+      </Stack>
+      <Stack gap="xs">
+        <Title order={4}>Peripherals</Title>
+        {peripherals.length === 0 ? (
+          <Text c="dimmed">No peripherals reported by this hardware.</Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            {peripherals.map((peripheral) => (
+              <Paper key={peripheral.id} withBorder p="sm" data-testid={`peripheral-${peripheral.name}`}>
+                <Stack gap="sm">
+                  <Text fw={600}>{peripheral.name}</Text>
+                  {peripheral.props.map((prop) => (
+                    <PropControl
+                      key={prop.name}
+                      hardwareId={hardware.id}
+                      peripheral={peripheral}
+                      prop={prop}
+                      enabled={enabled}
+                      pressCount={presses[`${peripheral.name}/${prop.name}`]}
+                    />
+                  ))}
+                </Stack>
+              </Paper>
+            ))}
+          </SimpleGrid>
+        )}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,44 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { Hardware, ServerMessage } from '@plinth/shared';
+import { queryKeys } from '../../../api/query-keys';
+import { useRealtimeListener } from '../../../lib/realtime-context';
+
+type PropEvent = Extract<ServerMessage, { type: 'hardware.prop' }>;
+
+/** Writes a live prop value into the cached hardware record (peripherals are named by the event). */
+export function applyPropEvent(queryClient: QueryClient, event: PropEvent): void {
+  queryClient.setQueryData<Hardware>(queryKeys.hardware(event.hardwareId), (data) => {
+    if (!data) return data;
+    const value = event.propValue as Hardware['peripherals'][number]['props'][number]['value'];
+    return {
+      ...data,
+      peripherals: data.peripherals.map((peripheral) =>
+        peripheral.name !== event.periphName
+          ? peripheral
+          : { ...peripheral, props: peripheral.props.map((prop) => (prop.name === event.propName ? { ...prop, value } : prop)) },
+      ),
+    };
+  });
+}
+
+/**
+ * Live events of one hardware unit beyond what the shared cache patcher does: prop values, a
+ * record changed elsewhere (announce, firmware outcome, rename, connection) and deletion.
+ */
+export function useHardwareLiveEvents(hardwareId: string, onDeleted?: () => void): void {
+  const queryClient = useQueryClient();
+  const listener = useCallback(
+    (message: ServerMessage) => {
+      if (message.type === 'hardware.prop' && message.hardwareId === hardwareId) applyPropEvent(queryClient, message);
+      if (message.type === 'hardware.updated' && message.hardwareId === hardwareId) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.hardware(hardwareId), exact: true });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.hardwareFirmware(hardwareId) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
+      }
+      if (message.type === 'hardware.deleted' && message.hardwareId === hardwareId) onDeleted?.();
+    },
+    [hardwareId, onDeleted, queryClient],
+  );
+  useRealtimeListener(listener);
+}

@@ -1,0 +1,107 @@
+import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { Control, Exhibit } from '@plinth/shared';
+import { fireControl, useExhibitManifest } from '../../../api/exhibit-runtime';
+import { GuardedButton } from '../../../components/GuardedButton';
+import { isHiddenId } from '../lib/settings-tree';
+
+type Outcome = { ok: boolean; text: string } | null;
+
+/** True when a control bound to an op mode cannot be used in the current one. */
+function isBlockedByOpMode(control: Control, opMode: 'On' | 'Off'): boolean {
+  return control.enabledOpMode !== 'none' && control.enabledOpMode !== opMode;
+}
+
+/**
+ * The controls tab (spec 2.3): single controls as buttons, groups as named sets of buttons.
+ * A control bound to the other op mode, or one the caller may not fire, is disabled. The answer
+ * of each call is shown: delivered, or why not (an offline exhibit answers 409).
+ */
+export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
+  const manifest = useExhibitManifest(exhibit.id);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  useEffect(() => {
+    if (manifest.isError) console.error('Could not get controls for this exhibit', manifest.error);
+  }, [manifest.isError, manifest.error]);
+
+  if (manifest.isPending) return <Loader aria-label="Loading controls" />;
+  const controls = (manifest.data?.manifest.controls ?? []).filter((c) => !isHiddenId(c.manifestId)).sort((a, b) => a.order - b.order);
+  if (!controls.length) return <Text c="dimmed">This exhibit has no controls.</Text>;
+
+  const fire = (control: Control, itemId?: string, label = control.display) => {
+    setOutcome(null);
+    fireControl(exhibit.id, control.manifestId, itemId)
+      .then(() => setOutcome({ ok: true, text: `${label} was sent to the exhibit.` }))
+      .catch((e: unknown) =>
+        setOutcome({
+          ok: false,
+          text: e instanceof Error ? e.message : 'The control could not be sent.',
+        }),
+      );
+  };
+
+  const hint = (control: Control) =>
+    !control.write
+      ? 'You may not use this control.'
+      : isBlockedByOpMode(control, exhibit.opMode)
+        ? `Available when the op mode is ${control.enabledOpMode}.`
+        : null;
+
+  return (
+    <Stack gap="md">
+      {outcome && (
+        <Alert
+          color={outcome.ok ? 'teal' : 'red'}
+          variant="light"
+          role={outcome.ok ? 'status' : 'alert'}
+          withCloseButton
+          onClose={() => setOutcome(null)}
+        >
+          {outcome.text}
+        </Alert>
+      )}
+      <Group align="flex-start">
+        {controls.map((control) => {
+          const disabled = !control.write || isBlockedByOpMode(control, exhibit.opMode);
+          const note = hint(control);
+          if (control.type === 'Single') {
+            return (
+              <Stack key={control.id} gap={2}>
+                <GuardedButton disabled={disabled} onClick={() => fire(control)}>
+                  {control.display}
+                </GuardedButton>
+                {note && (
+                  <Text size="xs" c="dimmed">
+                    {note}
+                  </Text>
+                )}
+              </Stack>
+            );
+          }
+          return (
+            <Paper key={control.id} withBorder p="sm" role="group" aria-label={control.display}>
+              <Title order={5} mb="xs">
+                {control.display}
+              </Title>
+              <Group gap="xs">
+                {[...control.items]
+                  .filter((item) => !isHiddenId(item.id))
+                  .sort((a, b) => a.order - b.order)
+                  .map((item) => (
+                    <GuardedButton key={item.uniqueId} variant="light" disabled={disabled} onClick={() => fire(control, item.id, item.display)}>
+                      {item.display}
+                    </GuardedButton>
+                  ))}
+              </Group>
+              {note && (
+                <Text size="xs" c="dimmed" mt={4}>
+                  {note}
+                </Text>
+              )}
+            </Paper>
+          );
+        })}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,46 @@
+import { OVERVIEW_TRUNCATE_CHARS, type ExhibitSetting, type SettingValue, type Status } from '@plinth/shared';
+
+/** Cuts text at the overview's limit (45 characters), marking the cut with an ellipsis. */
+export function truncateText(text: string, limit = OVERVIEW_TRUNCATE_CHARS): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+/** The text of an HTML fragment, for showing rich-text values as plain text (never as HTML). */
+export function htmlToText(html: string): string {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Dates shown as MM-DD-YYYY plus time (spec section 9). */
+export function formatDateTime(value: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const hours = date.getHours() % 12 || 12;
+  return `${pad(date.getMonth() + 1)}-${pad(date.getDate())}-${date.getFullYear()} ${hours}:${pad(date.getMinutes())} ${date.getHours() < 12 ? 'AM' : 'PM'}`;
+}
+
+/** A setting value as a person reads it. */
+export function formatSettingValue(setting: ExhibitSetting, value: SettingValue = setting.value): string {
+  if (value === null || value === '') return '-';
+  switch (setting.type) {
+    case 'Toggle':
+      return value === true ? 'On' : 'Off';
+    case 'Dropdown':
+    case 'SingleButtonGroup':
+      return setting.items.find((i) => i.id === value)?.display ?? String(value);
+    case 'TextAreaInput':
+      return htmlToText(String(value)) || '-';
+    case 'Date':
+      return formatDateTime(String(value));
+    default:
+      return String(value);
+  }
+}
+
+/** A status value as a person reads it. */
+export function formatStatusValue(status: Status): string {
+  if (status.value === null || status.value === '') return '-';
+  if (status.type === 'Date') return formatDateTime(String(status.value));
+  return String(status.value);
+}

@@ -55,8 +55,11 @@ export async function listFirmware(deps: AppDeps, hardwareId: string): Promise<F
   };
 }
 
-/** Stores an uploaded firmware file (the record is created by the next call). */
-export async function saveFirmwareFile(store: FirmwareStore, hardwareId: string, fileName: string, content: Readable) {
+/**
+ * Stores an uploaded firmware file (the record is created by the next call). A file that a
+ * firmware record already uses is never replaced: that record's checksum would no longer match.
+ */
+export async function saveFirmwareFile(deps: AppDeps, store: FirmwareStore, hardwareId: string, fileName: string, content: Readable) {
   const clean = cleanFirmwareFileName(fileName);
   if (!clean) {
     content.resume();
@@ -65,6 +68,15 @@ export async function saveFirmwareFile(store: FirmwareStore, hardwareId: string,
       'ValidationError',
       kind ? `fileName: "${fileName}" is not an acceptable file name` : 'Invalid file type: This file needs to be a .gbm0 or .gbm4 file.',
     );
+  }
+  const used = await deps.db
+    .select({ id: firmware.id })
+    .from(firmware)
+    .where(and(eq(firmware.hardwareId, hardwareId), eq(firmware.fileName, clean)))
+    .limit(1);
+  if (used.length) {
+    content.resume();
+    throw new AppError('Conflict', `A firmware named "${clean}" already exists for this hardware. Rename the file or delete that firmware first.`);
   }
   const saved = await store.save(hardwareId, clean, content);
   return { fileName: clean, fileSize: String(saved.size) };

@@ -100,6 +100,10 @@ describe('firmware', () => {
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ name: 'Main boardv2', version: '2.1', fileSize: '14', isPlinthFirmware: true });
 
+    const replaced = await upload(admin, ids, 'board.gbm0', Buffer.from('other bytes'));
+    expect(replaced.status).toBe(409);
+    expect(replaced.body.response).toMatch(/already exists/);
+
     const inUse = await admin.request('DELETE', `/content/firmware?hardwareId=${ids.hardwareId}&siteId=${ids.siteId}&firmware=board.gbm0`);
     expect(inUse.status).toBe(409);
     expect((await admin.delete(`/hardware-mgmt/firmware/${created.body.id}`)).status).toBe(200);

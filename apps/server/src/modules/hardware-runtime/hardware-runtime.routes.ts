@@ -128,7 +128,7 @@ export function hardwareRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         if (!request.isMultipart()) throw new AppError('ValidationError', 'file: send the firmware as multipart form data');
         const file = await request.file();
         if (!file) throw new AppError('ValidationError', 'file: is required');
-        return saveFirmwareFile(store, ref.id, request.query.firmwareName ?? file.filename, file.file);
+        return saveFirmwareFile(deps, store, ref.id, request.query.firmwareName ?? file.filename, file.file);
       },
     );
     app.delete(

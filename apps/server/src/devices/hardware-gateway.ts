@@ -17,14 +17,13 @@ import {
   topicFor,
   type CommandMessage,
   type CommandResult,
+  type Peripheral,
   type RealtimeEvent,
 } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
 import {
   applyAnnounce,
-  applyHeartbeat,
-  applyPropValue,
   finishFirmwareUpdate,
   getRuntimeRow,
   listOnlineIds,
@@ -34,6 +33,7 @@ import {
   verifyHardwareToken,
   type ConnectionReason,
 } from '../modules/hardware-runtime/hardware-state.repository.js';
+import { readPeripherals, writeHeartbeats, writePropValues, type HeartbeatWrite, type PropWrite } from './hardware-ingest.repository.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker.js';
 import { createDynsecProvisioner, type DynsecProvisioner } from './mqtt-dynsec.js';
 import { connectMqttLink, createInProcessLink, type MqttLink } from './mqtt-link.js';
@@ -70,7 +70,12 @@ export type HardwareGatewayOptions = {
   /** How often silent boards are looked for, in ms. */
   watchdogMs?: number;
   commandTimeoutMs?: number;
+  /** How long heartbeats gather before they are stored together, in ms. */
+  heartbeatFlushMs?: number;
 };
+
+/** Heartbeats stored in one statement at most (7 parameters each, well under PostgreSQL's 65,535). */
+const HEARTBEAT_BATCH = 1000;
 
 type Pending = { hardwareId: string; resolve: (result: CommandResult) => void; timer: NodeJS.Timeout };
 
@@ -105,6 +110,81 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     if (!known) await changeOnline(hardwareId, true, reason);
   };
 
+  // Heartbeats are the bulk of board traffic: they are pushed to consoles at once and stored
+  // together, the newest per board, every heartbeatFlushMs (or sooner when many wait).
+  const heartbeatFlushMs = options.heartbeatFlushMs ?? 100;
+  const heartbeats = new Map<string, HeartbeatWrite>();
+  let heartbeatTimer: NodeJS.Timeout | null = null;
+  let heartbeatFlush: Promise<void> = Promise.resolve();
+  const flushHeartbeats = () => {
+    if (heartbeatTimer) clearTimeout(heartbeatTimer);
+    heartbeatTimer = null;
+    if (!heartbeats.size) return heartbeatFlush;
+    const batch = [...heartbeats.values()];
+    heartbeats.clear();
+    heartbeatFlush = heartbeatFlush.then(async () => {
+      for (let i = 0; i < batch.length; i += HEARTBEAT_BATCH) {
+        await writeHeartbeats(db, batch.slice(i, i + HEARTBEAT_BATCH)).catch((error: unknown) =>
+          logger.error({ err: error, count: batch.length }, 'storing heartbeats failed'),
+        );
+      }
+    });
+    return heartbeatFlush;
+  };
+  const storeHeartbeat = (write: HeartbeatWrite) => {
+    heartbeats.set(write.hardwareId, write);
+    if (heartbeats.size >= HEARTBEAT_BATCH) void flushHeartbeats();
+    else heartbeatTimer ??= setTimeout(() => void flushHeartbeats(), heartbeatFlushMs);
+  };
+
+  // Prop changes are pushed to consoles as soon as they arrive; storing them is batched like
+  // heartbeats (the newest value per prop, every heartbeatFlushMs), so a busy database never
+  // delays the live view. Names and types for the event come from each board's announced
+  // peripherals, kept in memory (read from the database once after a restart).
+  const boardProps = new Map<string, Map<string, { name: string; types: Map<string, string> }>>();
+  const rememberPeripherals = (hardwareId: string, peripherals: Peripheral[]) => {
+    boardProps.set(
+      hardwareId,
+      new Map(peripherals.map((p) => [p.id, { name: p.name, types: new Map(p.props.map((prop) => [prop.name, prop.type])) }])),
+    );
+  };
+  const propWrites = new Map<string, PropWrite>();
+  let propTimer: NodeJS.Timeout | null = null;
+  let propFlush: Promise<void> = Promise.resolve();
+  const flushProps = () => {
+    if (propTimer) clearTimeout(propTimer);
+    propTimer = null;
+    if (!propWrites.size) return propFlush;
+    const batch = [...propWrites.values()];
+    propWrites.clear();
+    propFlush = propFlush.then(async () => {
+      // One prop per board per statement (an UPDATE changes each row once).
+      let rest = batch;
+      while (rest.length) {
+        const seen = new Set<string>();
+        const now: PropWrite[] = [];
+        const later: PropWrite[] = [];
+        for (const write of rest) {
+          if (seen.has(write.hardwareId) || now.length >= HEARTBEAT_BATCH) later.push(write);
+          else {
+            seen.add(write.hardwareId);
+            now.push(write);
+          }
+        }
+        await writePropValues(db, now).catch((error: unknown) =>
+          logger.error({ err: error, count: now.length }, 'storing prop values failed'),
+        );
+        rest = later;
+      }
+    });
+    return propFlush;
+  };
+  const storeProp = (write: PropWrite) => {
+    propWrites.set(`${write.hardwareId}|${write.peripheralId}|${write.propName}`, write);
+    if (propWrites.size >= HEARTBEAT_BATCH) void flushProps();
+    else propTimer ??= setTimeout(() => void flushProps(), heartbeatFlushMs);
+  };
+
   let closing = false;
   const enqueue = (hardwareId: string, work: () => Promise<void>) => {
     if (closing) return;
@@ -137,6 +217,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         await touch(hardwareId, windowMs);
         const row = await applyAnnounce(db, hardwareId, announce, now);
         if (!row) return;
+        rememberPeripherals(hardwareId, row.peripherals);
         emit(hardwareId, { type: 'hardware.updated', hardwareId });
         // The board learns the debug state the console last chose.
         await publishCommand(hardwareId, { command: 'debug', correlationId: randomUUID(), on: row.controlDebug });
@@ -146,7 +227,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         const beat = parsePayload(HeartbeatMessageSchema, payload);
         if (!beat) return;
         await touch(hardwareId);
-        if (!(await applyHeartbeat(db, hardwareId, beat, now))) return;
+        storeHeartbeat({ hardwareId, beat, at: now });
         emit(hardwareId, { type: 'hardware.status', hardwareId, ...beat, updatedAt: now.toISOString() });
         return;
       }
@@ -154,16 +235,19 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         const message = parsePayload(PropMessageSchema, payload);
         if (!message) return;
         await touch(hardwareId);
-        const applied = await applyPropValue(db, hardwareId, message.peripheralId, message.propName, message.value);
-        if (!applied) return;
+        if (!boardProps.has(hardwareId)) rememberPeripherals(hardwareId, await readPeripherals(db, hardwareId));
+        const peripheral = boardProps.get(hardwareId)?.get(message.peripheralId);
+        const propType = peripheral?.types.get(message.propName);
+        if (!peripheral || propType === undefined) return;
         emit(hardwareId, {
           type: 'hardware.prop',
           hardwareId,
-          propType: applied.prop.type,
-          propName: applied.prop.name,
+          propType,
+          propName: message.propName,
           propValue: message.value,
-          periphName: applied.peripheral.name,
+          periphName: peripheral.name,
         });
+        storeProp({ hardwareId, peripheralId: message.peripheralId, propName: message.propName, value: message.value });
         return;
       }
       case 'result': {
@@ -301,6 +385,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     hardwareDeleted: async (hardwareId) => {
       broker?.dropSessions(hardwareId);
       lastSeen.delete(hardwareId);
+      boardProps.delete(hardwareId);
       await dynsec?.deleteBoard(hardwareId);
     },
     close: async () => {
@@ -315,6 +400,8 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
       await broker?.close();
       // The database closes after the gateway: let the last board messages finish first.
       await Promise.allSettled([...queues.values()]);
+      await flushHeartbeats();
+      await flushProps();
     },
   };
 }

@@ -1,5 +1,5 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { AnnounceMessage, HeartbeatMessage, Peripheral, Prop } from '@plinth/shared';
+import { and, desc, eq } from 'drizzle-orm';
+import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { firmwareHistory, hardware, hardwareConnectionHistory, hardwareTokens } from '../../db/schema.js';
 import { hashSecret } from '../../lib/crypto.js';
@@ -106,50 +106,6 @@ export async function applyAnnounce(db: Db, hardwareId: string, announce: Announ
       userFw: hardware.userFw,
     });
   return row ? { ...row, peripherals } : undefined;
-}
-
-export async function applyHeartbeat(db: Db, hardwareId: string, beat: HeartbeatMessage, at: Date): Promise<boolean> {
-  const rows = await db
-    .update(hardware)
-    .set({
-      voltage: beat.voltage,
-      temp: beat.temp,
-      uptime: beat.uptime,
-      exhibitState: beat.exhibitState,
-      exhibitIp: beat.exhibitIP,
-      updatedAt: at,
-    })
-    .where(eq(hardware.id, hardwareId))
-    .returning({ id: hardware.id });
-  return rows.length > 0;
-}
-
-/**
- * Stores a prop's new value inside the peripherals list. Answers the prop and its peripheral,
- * or undefined when the board did not announce them.
- */
-export async function applyPropValue(
-  db: Db,
-  hardwareId: string,
-  peripheralId: string,
-  propName: string,
-  value: Prop['value'],
-): Promise<{ peripheral: Peripheral; prop: Prop } | undefined> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ peripherals: hardware.peripherals })
-      .from(hardware)
-      .where(eq(hardware.id, hardwareId))
-      .for('update');
-    if (!row) return undefined;
-    const peripherals = row.peripherals as Peripheral[];
-    const peripheral = peripherals.find((p) => p.id === peripheralId);
-    const prop = peripheral?.props.find((p) => p.name === propName);
-    if (!peripheral || !prop) return undefined;
-    prop.value = value;
-    await tx.update(hardware).set({ peripherals, updatedAt: sql`now()` }).where(eq(hardware.id, hardwareId));
-    return { peripheral, prop };
-  });
 }
 
 /** Records the board's report on a firmware update it was sent. */

@@ -49,7 +49,6 @@ export function TypeToDeleteDialog({ opened, onClose, itemType, itemName, onConf
           </Text>
           <TextInput
             aria-label={`Type ${itemName} to confirm`}
-            placeholder={itemName}
             value={typed}
             onChange={(e) => setTyped(e.currentTarget.value)}
             data-autofocus

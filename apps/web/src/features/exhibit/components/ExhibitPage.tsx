@@ -19,7 +19,7 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLock, IconLockOpen, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { BREAKPOINT_NARROW_PX, can, type Exhibit, type OpMode } from '@plinth/shared';
 import { deleteExhibit, updateExhibit, useExhibit, useExhibitsBySites } from '../../../api/devices';
@@ -74,8 +74,11 @@ function ExhibitScreen() {
   const [settingsDirty, setSettingsDirty] = useState(false);
   const leave = useLeaveGuard(settingsDirty);
 
+  // Set once this exhibit is deleted: its query then fails with 404 while the page is leaving, and
+  // that must not send the user to /notfound instead of the site's exhibits tab.
+  const deleted = useRef(false);
   useEffect(() => {
-    if (!exhibit.isError) return;
+    if (!exhibit.isError || deleted.current) return;
     const status = exhibit.error instanceof ApiError ? exhibit.error.status : 0;
     console.error('Exhibit load failed', exhibit.error);
     navigate(status === 403 ? paths.forbidden() : paths.notFound(), {
@@ -141,13 +144,14 @@ function ExhibitScreen() {
       setDialog('locked');
       return;
     }
+    deleted.current = true;
     setDialog(null);
+    navigate(siteExhibitsPath);
     queryClient.removeQueries({
       queryKey: queryKeys.exhibit(exhibitId),
       exact: true,
     });
     void refreshLists();
-    navigate(siteExhibitsPath);
   };
 
   const handleTabChange = (value: string | null) => {

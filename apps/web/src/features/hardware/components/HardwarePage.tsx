@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Badge, Box, Center, Flex, Group, Loader, Paper, Sta
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { BREAKPOINT_NARROW_PX, can, parseRole, type Role } from '@plinth/shared';
 import { deleteHardware, updateHardware, useExhibitsBySites, useHardware, useHardwareBySite } from '../../../api/devices';
@@ -70,8 +70,12 @@ export function HardwarePage() {
   const backToSite = useCallback(() => navigate(paths.site(orgId, siteId, 'hardware')), [navigate, orgId, siteId]);
   useHardwareLiveEvents(hardwareId, backToSite);
 
+  // Set once this hardware is deleted: its query then fails with 404 while the page is leaving,
+  // and that must not send the user to /notfound instead of the site's hardware tab.
+  const deleted = useRef(false);
   const status = hardware.error instanceof ApiError ? hardware.error.status : null;
   useEffect(() => {
+    if (deleted.current) return;
     if (hardware.isError && status !== 403) {
       console.error('Hardware load failed', hardware.error);
       navigate(paths.notFound(), { replace: true });
@@ -113,10 +117,11 @@ export function HardwarePage() {
   };
   const handleDelete = async () => {
     await deleteHardware(hardwareId);
+    deleted.current = true;
     setDialog(null);
-    queryClient.removeQueries({ queryKey: queryKeys.hardware(hardwareId) });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
     backToSite();
+    queryClient.removeQueries({ queryKey: queryKeys.hardware(hardwareId) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
   };
   const handleDebug = async () => {
     const updated = await updateHardware(hardwareId, { controlDebug: !current.controlDebug });

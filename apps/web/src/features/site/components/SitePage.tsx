@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Box, Button, Center, Flex, Group, Loader, Paper, St
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCpu, IconDeviceDesktop, IconPencil, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { BREAKPOINT_MEDIUM_PX, BREAKPOINT_NARROW_PX, can, parseRole, SETTING_IDS } from '@plinth/shared';
 import { createExhibit, createHardware, updateExhibit, useExhibitsBySites, useHardwareBySite } from '../../../api/devices';
@@ -84,14 +84,19 @@ export function SitePage() {
     hardwareList.map((h) => h.id),
   );
 
+  // Set once this site is deleted: its queries then fail with 404 while the page is leaving, and
+  // that must not send the user home instead of to the organization's sites tab.
+  const deleted = useRef(false);
   const siteStatus = site.error instanceof ApiError ? site.error.status : null;
   useEffect(() => {
+    if (deleted.current) return;
     if (site.isError && siteStatus !== 403) {
       console.error('Site load failed', site.error);
       navigate(paths.home(), { replace: true });
     }
   }, [site.isError, site.error, siteStatus, navigate]);
   useEffect(() => {
+    if (deleted.current) return;
     if ((exhibits.isError || hardware.isError) && siteStatus !== 403) {
       console.error('Device list load failed', exhibits.error ?? hardware.error);
       navigate(paths.home(), { replace: true });
@@ -176,12 +181,13 @@ export function SitePage() {
       setDialog('locked');
       return;
     }
+    deleted.current = true;
     setDialog(null);
+    navigate(paths.organization(orgId, 'sites'));
     queryClient.removeQueries({ queryKey: queryKeys.site(siteId) });
     void refreshSites();
     void queryClient.invalidateQueries({ queryKey: queryKeys.exhibits });
     void queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
-    navigate(paths.organization(orgId, 'sites'));
   };
 
   const handleCreateExhibit = async (name: string, mqttPath: string) => {

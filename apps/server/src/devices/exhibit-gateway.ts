@@ -21,6 +21,7 @@ import {
   recordLogs,
   recordStatus,
   setOpMode,
+  type StatusCache,
 } from '../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { verifyExhibitCredential } from '../modules/exhibit-runtime/exhibit-tokens.service.js';
 import { ingestManifest } from '../modules/exhibit-runtime/manifest-ingest.service.js';
@@ -62,6 +63,8 @@ type Connection = {
   queue: Promise<void>;
   unsubscribe: (() => void) | null;
   authTimer: NodeJS.Timeout | undefined;
+  /** The exhibit's statuses by manifest id, read once; a manifest ingest clears it. */
+  statuses: StatusCache;
 };
 
 export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
@@ -91,6 +94,22 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     if (stale.length) {
       await deps.db.insert(exhibitConnections).values(stale.map((e) => ({ exhibitId: e.id, online: false, reason: 'restart' })));
     }
+  }
+
+  /**
+   * Online/offline writes of one exhibit run in the order they were asked for: a socket that
+   * closes while its "online" write is still running must not end up online after its "offline".
+   */
+  const onlineWrites = new Map<string, Promise<void>>();
+  function queueOnline(connection: Connection, online: boolean): Promise<void> {
+    const exhibitId = connection.exhibitId!;
+    const previous = onlineWrites.get(exhibitId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => setOnline(connection, online));
+    onlineWrites.set(exhibitId, next);
+    void next.finally(() => {
+      if (onlineWrites.get(exhibitId) === next) onlineWrites.delete(exhibitId);
+    }).catch(() => undefined);
+    return next;
   }
 
   async function setOnline(connection: Connection, online: boolean): Promise<void> {
@@ -136,7 +155,7 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     const id = connection.exhibitId;
     if (!id || current.get(id) !== connection) return;
     current.delete(id);
-    void track(setOnline(connection, false)).catch((error: unknown) => deps.logger.warn({ err: error, exhibitId: id }, 'could not mark the exhibit offline'));
+    void track(queueOnline(connection, false)).catch((error: unknown) => deps.logger.warn({ err: error, exhibitId: id }, 'could not mark the exhibit offline'));
   }
 
   async function authenticate(connection: Connection, exhibitId: string, credential: string): Promise<void> {
@@ -158,8 +177,10 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     connection.unsubscribe = deps.hub.subscribe(topicFor('exhibit', exhibitId), (event) => {
       if (event.type === 'exhibit.deleted') drop(connection, EXHIBIT_CLOSE.deleted, 'deleted', 'the exhibit was deleted');
     });
+    // Queued now, before any await, so that an "offline" from a quick close comes after it.
+    const markedOnline = previous ? Promise.resolve() : queueOnline(connection, true);
     const [row] = await deps.db.select({ name: exhibits.name }).from(exhibits).where(eq(exhibits.id, exhibitId));
-    if (!previous) await setOnline(connection, true);
+    await markedOnline;
     write(connection, { type: 'auth.ok', exhibitId, name: row?.name ?? '' });
   }
 
@@ -198,6 +219,7 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
           write(connection, { type: 'manifest.error', requestId: message.requestId, status: 400, message: manifest.message });
           return;
         }
+        connection.statuses.clear();
         try {
           const changed = await ingestManifest(deps, exhibitId, manifest.manifest);
           if (changed) deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.manifest', exhibitId });
@@ -213,7 +235,7 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
         return;
       }
       case 'status': {
-        const problem = await recordStatus(deps, exhibitId, message.id, message.value);
+        const problem = await recordStatus(deps, exhibitId, message.id, message.value, connection.statuses);
         if (problem) write(connection, { type: 'error', message: problem });
         return;
       }
@@ -265,6 +287,7 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
         lastSeen: now(),
         reason: 'closed',
         queue: Promise.resolve(),
+        statuses: new Map(),
         unsubscribe: null,
         authTimer: undefined,
       };

@@ -19,7 +19,8 @@ export function supportRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.get('/config', { schema: { tags: ['support'], response: { 200: PublicConfigSchema } } }, async () => ({
       supportEmail: deps.config.SUPPORT_EMAIL,
       analyticsUrl: deps.config.ANALYTICS_URL ?? null,
-      mqttPort: deps.config.MQTT_URL ? MQTT_DEFAULT_PORT : deps.config.MQTT_PORT,
+      // The port the embedded broker really listens on (MQTT_PORT=0 picks a free one).
+      mqttPort: deps.config.MQTT_URL ? MQTT_DEFAULT_PORT : (deps.hardwareGateway.mqttPort ?? deps.config.MQTT_PORT),
       reportUrlPrefix: deps.config.REPORT_URL_PREFIX,
     }));
 

@@ -1,0 +1,45 @@
+// A real exhibit for the end-to-end runs: a separate Node process embedding @plinth/sdk.
+//   PLINTH_URL=... EXHIBIT_ID=... EXHIBIT_TOKEN=... EXHIBIT_MANIFEST='{"statuses":[...]}' node e2e/sdk-exhibit.mjs
+// Prints one line per thing it receives (`ready`, `control <id> [itemId]`, `setting <id> <json>`,
+// `opMode <On|Off>`, `error <message>`), so that a test can wait for them on stdout. Reads one
+// command per line on stdin: `status <id> <json value>` sets a status.
+import readline from 'node:readline';
+import { Exhibit } from '@plinth/sdk';
+
+const exhibit = new Exhibit({
+  serverUrl: process.env.PLINTH_URL,
+  exhibitId: process.env.EXHIBIT_ID,
+  token: process.env.EXHIBIT_TOKEN,
+  manifest: JSON.parse(process.env.EXHIBIT_MANIFEST ?? '{}'),
+  reconnectMinMs: 200,
+  reconnectMaxMs: 2000,
+});
+
+const say = (line) => process.stdout.write(`${line}\n`);
+
+exhibit.on('control', ({ id, itemId }) => say(`control ${id}${itemId ? ` ${itemId}` : ''}`));
+exhibit.on('setting', ({ id, value }) => say(`setting ${id} ${JSON.stringify(value)}`));
+exhibit.on('opMode', ({ value }) => say(`opMode ${value}`));
+exhibit.on('error', (error) => say(`error ${error.message}`));
+exhibit.on('disconnected', ({ code }) => say(`disconnected ${code}`));
+exhibit.on('connected', () => say('connected'));
+
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const match = /^status (\S+) (.+)$/.exec(line.trim());
+  if (!match) return say(`unknown command ${line}`);
+  exhibit.setStatus(match[1], JSON.parse(match[2]));
+  say(`status ${match[1]} sent`);
+});
+
+process.on('SIGTERM', () => {
+  exhibit.close();
+  process.exit(0);
+});
+
+try {
+  await exhibit.ready();
+  say('ready');
+} catch (error) {
+  say(`failed ${error.message}`);
+  process.exit(1);
+}

@@ -1,0 +1,577 @@
+// Hardware benchmark (issue 4): one Plinth server with its embedded MQTT broker, a fleet of
+// simulated boards (@plinth/hardware-sim) in separate processes, heartbeating, plus a stream of
+// prop changes, and one console socket subscribed to every board. Prints boards held, prop
+// changes ingested per second, latency board publish → console socket, server memory per board,
+// and Plinth's throughput as a ratio of a bare aedes broker's. Run through `npm run bench`
+// (see docs/performance.md):
+//   npm run bench -- hardware --boards 200 --duration 20
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import mqtt from 'mqtt';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { hardwareTopic, type ServerMessage } from '@plinth/shared';
+import { hashSecret, newSecret } from '../apps/server/src/lib/crypto.js';
+import { createApiClient } from './lib/api-client.js';
+import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
+import { openFileLimits, rssBytes, startCpuWindow } from './lib/proc-stats.js';
+import { mib, quantile } from './lib/stats.js';
+import { BENCH_PROP, type FleetBoard, type FromFleet, type ToFleet } from './hardware-protocol.js';
+
+const TARGETS = { boards: 10_000, p99Ms: 100, rate: 1000, bytesPerBoard: 30 * 1024 };
+
+type Options = {
+  boards: number;
+  ratePerSecond: number;
+  durationS: number;
+  saturateS: number;
+  window: number;
+  heartbeatMs: number;
+  rampPerSecond: number;
+  fleets: number;
+  settleS: number;
+  baseline: boolean;
+  fromSource: boolean;
+};
+
+function readOptions(): Options {
+  const { values } = parseArgs({
+    strict: false,
+    allowPositionals: true,
+    options: {
+      boards: { type: 'string' },
+      rate: { type: 'string' },
+      duration: { type: 'string' },
+      saturate: { type: 'string' },
+      window: { type: 'string' },
+      heartbeat: { type: 'string' },
+      ramp: { type: 'string' },
+      fleets: { type: 'string' },
+      settle: { type: 'string' },
+      'no-baseline': { type: 'boolean' },
+      'from-source': { type: 'boolean' },
+    },
+  });
+  const number = (flag: string | boolean | undefined, env: string | undefined, fallback: number, name: string) => {
+    const raw = typeof flag === 'string' ? flag : env;
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number (got ${raw})`);
+    return value;
+  };
+  const env = process.env;
+  const boards = Math.round(number(values.boards, env.BENCH_BOARDS, TARGETS.boards, 'boards'));
+  return {
+    boards,
+    ratePerSecond: number(values.rate, env.BENCH_RATE, TARGETS.rate, 'rate'),
+    durationS: number(values.duration, env.BENCH_DURATION, 60, 'duration'),
+    saturateS: number(values.saturate, env.BENCH_SATURATE, 15, 'saturate'),
+    window: Math.round(number(values.window, env.BENCH_WINDOW, 200, 'window')),
+    heartbeatMs: number(values.heartbeat, env.BENCH_HEARTBEAT_MS, 16_000, 'heartbeat'),
+    rampPerSecond: number(values.ramp, env.BENCH_RAMP, 250, 'ramp'),
+    fleets: Math.round(number(values.fleets, env.BENCH_FLEETS, Math.max(1, Math.ceil(boards / 5000)), 'fleets')),
+    settleS: number(values.settle, env.BENCH_SETTLE, 5, 'settle'),
+    baseline: values['no-baseline'] !== true && env.BENCH_BASELINE !== '0',
+    fromSource: values['from-source'] === true || env.BENCH_FROM_SOURCE === '1',
+  };
+}
+
+const log = (line: string) => console.log(`[hardware] ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Median of a few RSS readings a moment apart (one reading can catch the heap mid-collection). */
+async function steadyRss(pid: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    samples.push(rssBytes(pid) ?? Number.NaN);
+    await sleep(400);
+  }
+  return quantile(samples.sort((a, b) => a - b), 0.5);
+}
+
+/**
+ * Creates an organization and a site through the REST API, then the boards and one token each
+ * straight into the database (hardware rows + hardware_tokens rows holding the SHA-256 the server
+ * checks, hashSecret): 10,000 boards take about a second this way.
+ */
+async function createBoards(server: BenchServer, count: number): Promise<FleetBoard[]> {
+  const api = createApiClient(server.url, server.adminCookie);
+  const organization = await api<{ id: string }>('POST', '/org-management/organization', { name: 'Benchmark museum' });
+  const site = await api<{ id: string }>('POST', '/org-management/site', { name: 'Benchmark hall', organizationId: organization.id });
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    const width = String(count).length;
+    const names = Array.from({ length: count }, (_, i) => `Board ${String(i + 1).padStart(width, '0')}`);
+    const { rows } = await client.query<{ id: string }>(
+      'insert into hardware (site_id, name) select $1::uuid, n from unnest($2::text[]) with ordinality as t(n, i) order by i returning id',
+      [site.id, names],
+    );
+    const boards = rows.map((row) => ({ id: row.id, token: newSecret() }));
+    await client.query(
+      "insert into hardware_tokens (hardware_id, name, token_hash) select * from unnest($1::uuid[], array_fill('benchmark'::text, array[$3::int]), $2::text[])",
+      [boards.map((b) => b.id), boards.map((b) => hashSecret(b.token)), count],
+    );
+    return boards;
+  } finally {
+    await client.end();
+  }
+}
+
+type ConsoleSocket = {
+  /** Latency of each bench prop change seen, in ms. */
+  latenciesMs: number[];
+  /** Bench prop changes seen since the last `takeAcks`, per fleet. */
+  takeAcks: () => number[];
+  counts: { props: number; statuses: number; online: number; offline: number };
+  close: () => void;
+};
+
+/** A console socket signed in with the admin's session cookie, subscribed to every board in batches. */
+async function openConsoleSocket(server: BenchServer, boards: FleetBoard[], fleetOf: Map<string, number>, fleets: number): Promise<ConsoleSocket> {
+  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { cookie: server.adminCookie } });
+  const acks = new Array<number>(fleets).fill(0);
+  const result: ConsoleSocket = {
+    latenciesMs: [],
+    takeAcks: () => acks.splice(0, fleets, ...new Array<number>(fleets).fill(0)),
+    counts: { props: 0, statuses: 0, online: 0, offline: 0 },
+    close: () => socket.close(),
+  };
+  let subscribed = 0;
+  let refused = 0;
+  let authenticated: boolean | null = null;
+  socket.on('message', (raw) => {
+    const now = process.hrtime.bigint();
+    const message = JSON.parse(raw.toString()) as ServerMessage;
+    switch (message.type) {
+      case 'hardware.prop':
+        if (message.propName === BENCH_PROP.propName && typeof message.propValue === 'string' && /^\d+$/.test(message.propValue)) {
+          result.latenciesMs.push(Number(now - BigInt(message.propValue)) / 1e6);
+          result.counts.props += 1;
+          const fleet = fleetOf.get(message.hardwareId);
+          if (fleet !== undefined) acks[fleet]! += 1;
+        }
+        return;
+      case 'hardware.status':
+        result.counts.statuses += 1;
+        return;
+      case 'hardware.online':
+        if (message.online) result.counts.online += 1;
+        else result.counts.offline += 1;
+        return;
+      case 'handshake':
+        authenticated = message.authenticated;
+        return;
+      case 'subscribed':
+        subscribed += message.hardwareIds.length;
+        refused += message.refused.length;
+        return;
+      default:
+        return;
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  for (let i = 0; i < 100 && authenticated === null; i++) await sleep(50);
+  if (!authenticated) throw new Error('the console socket was not authenticated by the session cookie');
+  const BATCH = 1000;
+  for (let i = 0; i < boards.length; i += BATCH) {
+    socket.send(JSON.stringify({ type: 'subscribe', hardwareIds: boards.slice(i, i + BATCH).map((b) => b.id) }));
+  }
+  for (let i = 0; i < 1200 && subscribed + refused < boards.length; i++) await sleep(50);
+  if (subscribed !== boards.length) throw new Error(`the console socket subscribed to ${subscribed} of ${boards.length} boards (${refused} refused)`);
+  return result;
+}
+
+type Fleet = {
+  child: ChildProcess;
+  last: Extract<FromFleet, { type: 'progress' }> | null;
+  sent: Extract<FromFleet, { type: 'sent' }> | null;
+  saturated: Extract<FromFleet, { type: 'saturated' }> | null;
+};
+
+function startFleets(count: number): Fleet[] {
+  return Array.from({ length: count }, () => {
+    const child = fork(path.join(ROOT, 'bench/hardware-fleet.ts'), [], {
+      execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const fleet: Fleet = { child, last: null, sent: null, saturated: null };
+    child.on('message', (message: FromFleet) => {
+      if (message.type === 'progress') fleet.last = message;
+      if (message.type === 'sent') fleet.sent = message;
+      if (message.type === 'saturated') fleet.saturated = message;
+    });
+    return fleet;
+  });
+}
+
+function tell(fleet: Fleet, message: ToFleet): void {
+  if (fleet.child.connected) fleet.child.send(message);
+}
+
+function totals(fleets: Fleet[]) {
+  const sum = (pick: (g: NonNullable<Fleet['last']>) => number) => fleets.reduce((n, g) => n + (g.last ? pick(g.last) : 0), 0);
+  return {
+    ready: sum((g) => g.ready),
+    failed: sum((g) => g.failed),
+    connected: sum((g) => g.connected),
+    disconnects: sum((g) => g.disconnects),
+    reconnects: sum((g) => g.reconnects),
+    errors: [...new Set(fleets.flatMap((g) => g.last?.errors ?? []))],
+  };
+}
+
+async function stopFleets(fleets: Fleet[]): Promise<void> {
+  await Promise.all(
+    fleets.map(async ({ child }) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      tell({ child } as Fleet, { type: 'close' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+async function onlineCount(server: BenchServer): Promise<number> {
+  const [row] = await server.query<{ n: string }>('select count(*) as n from hardware where online');
+  return Number(row?.n ?? 0);
+}
+
+/** PostgreSQL backend processes serving the benchmark database (their CPU is the server's database work). */
+async function databasePids(server: BenchServer): Promise<number[]> {
+  const name = new URL(server.databaseUrl).pathname.slice(1);
+  const rows = await server.query<{ pid: number }>(`select pid from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+  return rows.map((r) => r.pid);
+}
+
+/** Runs the closed loop: fleets keep `window` changes in flight, acknowledged as the console sees them. */
+async function saturatePlinth(fleets: Fleet[], consoleSocket: ConsoleSocket, options: Options): Promise<{ received: number; seconds: number; latenciesMs: number[] }> {
+  consoleSocket.takeAcks();
+  const window = Math.max(1, Math.round(options.window / fleets.length));
+  const acker = setInterval(() => {
+    consoleSocket.takeAcks().forEach((count, i) => count && tell(fleets[i]!, { type: 'ack', count }));
+  }, 5);
+  for (const fleet of fleets) tell(fleet, { type: 'saturate', durationMs: options.saturateS * 1000, window });
+  // The first second fills the pipeline; the rest is measured.
+  await sleep(1000);
+  const before = consoleSocket.counts.props;
+  const from = consoleSocket.latenciesMs.length;
+  const startedAt = performance.now();
+  await sleep(options.saturateS * 1000 - 1000);
+  const received = consoleSocket.counts.props - before;
+  const seconds = (performance.now() - startedAt) / 1000;
+  const latenciesMs = consoleSocket.latenciesMs.slice(from);
+  for (let i = 0; i < 100 && fleets.some((f) => !f.saturated); i++) await sleep(100);
+  clearInterval(acker);
+  return { received, seconds, latenciesMs };
+}
+
+type Baseline = { ratePerSecond: number; latenciesMs: number[]; sent: number; received: number; saturatedPerSecond: number; cpu: number };
+
+/**
+ * The bare broker: aedes alone in its own process, one publisher sending the same prop payloads
+ * on the same topics (QoS 1, as boards do) and one subscriber (QoS 0, as Plinth reads them in
+ * process and pushes them on a socket with no acknowledgement). Measures latency at the same
+ * rate, then throughput with the same closed loop.
+ */
+async function runBaseline(boards: FleetBoard[], options: Options): Promise<Baseline> {
+  const child = fork(path.join(ROOT, 'bench/hardware-aedes-broker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('message', (message: { type: string; port: number }) => resolve(message.port));
+      child.once('exit', (code) => reject(new Error(`the aedes broker exited (${code})`)));
+    });
+    const url = `mqtt://127.0.0.1:${port}`;
+    const subscriber = await mqtt.connectAsync(url, { clientId: 'bench-subscriber', clean: true, reconnectPeriod: 0 });
+    const publisher = await mqtt.connectAsync(url, { clientId: 'bench-publisher', clean: true, reconnectPeriod: 0 });
+    const latenciesMs: number[] = [];
+    let received = 0;
+    subscriber.on('message', (_topic, payload) => {
+      const now = process.hrtime.bigint();
+      const message = JSON.parse(payload.toString()) as { value: string };
+      latenciesMs.push(Number(now - BigInt(message.value)) / 1e6);
+      received += 1;
+    });
+    await subscriber.subscribeAsync('plinth/hw/+/prop', { qos: 0 });
+    const topics = boards.map((b) => hardwareTopic(b.id, 'prop'));
+    let next = 0;
+    const publish = () =>
+      publisher.publishAsync(
+        topics[next++ % topics.length]!,
+        JSON.stringify({ ...BENCH_PROP, value: process.hrtime.bigint().toString() }),
+        { qos: 1 },
+      );
+
+    // Open loop at the benchmark's rate.
+    const seconds = Math.min(options.durationS, 15);
+    const total = Math.round(seconds * options.ratePerSecond);
+    const origin = performance.now();
+    for (let k = 0; k < total; ) {
+      const due = Math.min(total, Math.floor(((performance.now() - origin) * options.ratePerSecond) / 1000) + 1);
+      for (; k < due; k++) void publish();
+      await sleep(Math.max(1, origin + (k * 1000) / options.ratePerSecond - performance.now()));
+    }
+    for (let i = 0; i < 50 && received < total; i++) await sleep(100);
+    const fixedRate = { sent: total, received, latenciesMs: [...latenciesMs] };
+
+    // Closed loop: `window` in flight until the subscriber has them.
+    let sent = 0;
+    received = 0;
+    latenciesMs.length = 0;
+    const cpu = startCpuWindow(() => [child.pid!]);
+    let running = true;
+    const topUp = () => {
+      while (running && sent - received < options.window) {
+        void publish();
+        sent += 1;
+      }
+    };
+    subscriber.on('message', topUp);
+    topUp();
+    await sleep(1000);
+    const before = received;
+    const startedAt = performance.now();
+    await sleep(options.saturateS * 1000 - 1000);
+    const saturatedPerSecond = (received - before) / ((performance.now() - startedAt) / 1000);
+    const brokerCpu = cpu.stop();
+    running = false;
+    await Promise.all([subscriber.endAsync(), publisher.endAsync()]);
+    return {
+      ratePerSecond: options.ratePerSecond,
+      latenciesMs: fixedRate.latenciesMs.sort((a, b) => a - b),
+      sent: fixedRate.sent,
+      received: fixedRate.received,
+      saturatedPerSecond,
+      cpu: brokerCpu.percentOfOneCore,
+    };
+  } finally {
+    if (child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.send({ type: 'close' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+  }
+}
+
+type Figure = { label: string; value: string; target?: string; ok?: boolean };
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const limits = openFileLimits();
+  // Each board is one descriptor in its fleet process and one in the server (both inherit this limit).
+  const need = options.boards + 500;
+  if (limits && limits.soft < need) {
+    throw new Error(`the open-file limit is ${limits.soft}; run \`ulimit -n ${Math.max(need * 2, 4096)}\` first (npm run bench raises it to the hard limit, ${limits.hard})`);
+  }
+  log(
+    `${options.boards} boards in ${options.fleets} fleet process(es), a heartbeat every ${options.heartbeatMs / 1000} s, ` +
+      `${options.ratePerSecond} prop changes/s for ${options.durationS} s, then ${options.saturateS} s saturated (window ${options.window}), ` +
+      `connecting ${options.rampPerSecond}/s`,
+  );
+  checkServerBuild(options.fromSource ? 'source' : 'dist', log);
+
+  const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log });
+  let fleets: Fleet[] = [];
+  let consoleSocket: ConsoleSocket | null = null;
+  const interrupted = () => {
+    log('interrupted: stopping');
+    void stopFleets(fleets)
+      .then(() => server.stop())
+      .finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  let boards: FleetBoard[] = [];
+  const figures: Figure[] = [];
+  try {
+    let started = performance.now();
+    boards = await createBoards(server, options.boards);
+    const setupS = (performance.now() - started) / 1000;
+    log(`created ${boards.length} boards and tokens (org and site through REST, boards in bulk SQL) in ${setupS.toFixed(1)} s`);
+
+    const fleetOf = new Map(boards.map((b, i) => [b.id, i % options.fleets]));
+    consoleSocket = await openConsoleSocket(server, boards, fleetOf, options.fleets);
+    log('console socket signed in with the admin session and subscribed to every board');
+
+    const rssBefore = await steadyRss(server.pid);
+    const gcBefore = await server.memory();
+    fleets = startFleets(options.fleets);
+    const rampCpu = startCpuWindow(() => [server.pid]);
+    started = performance.now();
+    const mqttUrl = `mqtt://127.0.0.1:${await mqttPortOf(server)}`;
+    fleets.forEach((fleet, g) =>
+      tell(fleet, {
+        type: 'connect',
+        url: mqttUrl,
+        boards: boards.filter((_, i) => i % fleets.length === g),
+        perSecond: options.rampPerSecond / fleets.length,
+        inFlight: Math.max(10, Math.round(200 / fleets.length)),
+        heartbeatMs: options.heartbeatMs,
+      }),
+    );
+    const rampDeadline = Date.now() + (options.boards / options.rampPerSecond) * 1000 + 120_000;
+    let lastLine = 0;
+    for (;;) {
+      await sleep(500);
+      const t = totals(fleets);
+      if (Date.now() - lastLine > 5000) {
+        lastLine = Date.now();
+        log(`connecting: ${t.ready} ready, ${t.failed} failed, console saw ${consoleSocket.counts.online} online`);
+      }
+      if (t.ready + t.failed >= options.boards) break;
+      if (Date.now() > rampDeadline) throw new Error(`only ${t.ready} of ${options.boards} boards were ready in time; errors: ${t.errors.join('; ')}`);
+    }
+    const rampS = (performance.now() - started) / 1000;
+    const ramp = rampCpu.stop();
+    const afterRamp = totals(fleets);
+    if (afterRamp.failed) log(`${afterRamp.failed} boards failed: ${afterRamp.errors.join('; ')}`);
+    // The server works through its backlog (announces, heartbeats) before memory is read.
+    for (let i = 0; i < 120 && (await onlineCount(server)) < afterRamp.ready; i++) await sleep(500);
+    await sleep(options.settleS * 1000);
+    const rssConnected = await steadyRss(server.pid);
+    const gcConnected = await server.memory();
+    const heldAfterRamp = await onlineCount(server);
+    log(`${afterRamp.ready} boards ready in ${rampS.toFixed(1)} s; the server has ${heldAfterRamp} online; RSS ${mib(rssConnected)}`);
+
+    // Steady state: the open-loop prop stream over the heartbeats.
+    consoleSocket.latenciesMs.length = 0;
+    const disconnectsBefore = totals(fleets).disconnects;
+    const statusesBefore = consoleSocket.counts.statuses;
+    const durationMs = options.durationS * 1000;
+    const startAt = Date.now() + 1000;
+    for (const fleet of fleets) {
+      tell(fleet, { type: 'props', startAt, durationMs, perSecond: options.ratePerSecond / fleets.length });
+    }
+    await sleep(startAt - Date.now());
+    const dbPids = await databasePids(server);
+    const consoleLoop = monitorEventLoopDelay({ resolution: 1 });
+    consoleLoop.enable();
+    const steadyCpu = startCpuWindow(() => [server.pid]);
+    const dbCpu = startCpuWindow(() => dbPids);
+    const fleetCpu = startCpuWindow(() => fleets.map((g) => g.child.pid!));
+    await sleep(durationMs);
+    const steady = steadyCpu.stop();
+    const db = dbCpu.stop();
+    const load = fleetCpu.stop();
+    const statuses = consoleSocket.counts.statuses - statusesBefore;
+    for (let i = 0; i < 100 && fleets.some((g) => !g.sent); i++) await sleep(100);
+    const sent = fleets.reduce((n, g) => n + (g.sent?.sent ?? 0), 0);
+    const skipped = fleets.reduce((n, g) => n + (g.sent?.skipped ?? 0), 0);
+    const lateMs = Math.max(...fleets.map((g) => g.sent?.lateMs ?? 0));
+    const fleetLoopP99 = Math.max(...fleets.map((g) => g.sent?.loopDelayP99Ms ?? 0));
+    const fleetLoopMax = Math.max(...fleets.map((g) => g.sent?.loopDelayMaxMs ?? 0));
+    consoleLoop.disable();
+    for (let i = 0; i < 100 && consoleSocket.latenciesMs.length < sent; i++) await sleep(100);
+    const latencies = [...consoleSocket.latenciesMs].sort((a, b) => a - b);
+    const rssEnd = await steadyRss(server.pid);
+    const heldAtEnd = await onlineCount(server);
+    const end = totals(fleets);
+    log(`steady state done: ${latencies.length} of ${sent} prop changes seen, p99 ${ms(quantile(latencies, 0.99))}`);
+
+    const saturated = await saturatePlinth(fleets, consoleSocket, options);
+    const saturatedPerSecond = saturated.received / saturated.seconds;
+    log(`saturated: ${saturatedPerSecond.toFixed(0)} prop changes/s reached the console`);
+
+    consoleSocket.close();
+    consoleSocket = null;
+    await stopFleets(fleets);
+    fleets = [];
+    await server.stop();
+    log('stopped the fleet and the server, dropped the database');
+
+    const held = Math.min(heldAfterRamp, afterRamp.ready);
+    const perBoard = (rssConnected - rssBefore) / held;
+    const perBoardAfterGc = (gcConnected.rss - gcBefore.rss) / held;
+    const heapPerBoard = (gcConnected.heapUsed - gcBefore.heapUsed) / held;
+    const p99 = quantile(latencies, 0.99);
+    const ingested = latencies.length / options.durationS;
+    figures.push(
+      { label: 'boards connected and held', value: `${heldAtEnd} of ${options.boards} (after ramp ${heldAfterRamp})`, target: `${TARGETS.boards}`, ok: heldAtEnd >= TARGETS.boards && heldAtEnd === options.boards },
+      { label: 'disconnections during the measurement', value: `${end.disconnects - disconnectsBefore}` },
+      { label: 'setup (org, site via REST; boards, tokens via SQL)', value: `${setupS.toFixed(1)} s` },
+      { label: 'connecting (auth + subscribe + status + announce)', value: `${rampS.toFixed(1)} s, server CPU ${ramp.percentOfOneCore.toFixed(0)}% of a core` },
+      { label: 'prop changes sent / seen by the console', value: `${sent} / ${latencies.length}${skipped ? ` (${skipped} skipped: board offline)` : ''}`, target: 'every one', ok: latencies.length === sent },
+      { label: 'prop changes ingested', value: `${ingested.toFixed(0)} /s (offered ${options.ratePerSecond} /s; fleet lag max ${lateMs.toFixed(0)} ms)`, target: `${TARGETS.rate} /s`, ok: ingested >= TARGETS.rate * 0.99 && ingested >= options.ratePerSecond * 0.99 },
+      { label: 'heartbeats seen by the console', value: `${(statuses / options.durationS).toFixed(0)} /s (boards / heartbeat interval: ${((held * 1000) / options.heartbeatMs).toFixed(0)} /s)` },
+      { label: 'latency board publish → console p50', value: ms(quantile(latencies, 0.5)) },
+      { label: 'latency p90', value: ms(quantile(latencies, 0.9)) },
+      { label: 'latency p99', value: ms(p99), target: `< ${TARGETS.p99Ms} ms`, ok: p99 < TARGETS.p99Ms },
+      { label: 'latency max', value: ms(latencies.at(-1) ?? Number.NaN) },
+      { label: 'event-loop delay p99 / max: fleet, console', value: `${ms(fleetLoopP99)} / ${ms(fleetLoopMax)}, ${ms(consoleLoop.percentile(99) / 1e6 - 1)} / ${ms(consoleLoop.max / 1e6 - 1)}` },
+      { label: 'server CPU, steady state', value: `${steady.percentOfOneCore.toFixed(1)}% of one core (${steady.cpuSeconds.toFixed(1)} s in ${steady.seconds.toFixed(0)} s)` },
+      { label: 'PostgreSQL backends CPU, steady state', value: `${db.percentOfOneCore.toFixed(1)}% of one core` },
+      { label: 'board fleet CPU, steady state', value: `${load.percentOfOneCore.toFixed(1)}% of one core` },
+      { label: 'server RSS before / connected / end', value: `${mib(rssBefore)} / ${mib(rssConnected)} / ${mib(rssEnd)}` },
+      { label: 'server memory per board (RSS delta / boards)', value: `${(perBoard / 1024).toFixed(1)} KB`, target: `< ${TARGETS.bytesPerBoard / 1024} KB`, ok: perBoard < TARGETS.bytesPerBoard },
+      { label: 'after a full GC: RSS / JS heap per board', value: `${(perBoardAfterGc / 1024).toFixed(1)} KB / ${(heapPerBoard / 1024).toFixed(1)} KB` },
+      { label: 'Plinth throughput, saturated', value: `${saturatedPerSecond.toFixed(0)} /s (window ${options.window}, p50 ${ms(quantile(saturated.latenciesMs.sort((a, b) => a - b), 0.5))})` },
+    );
+
+    if (options.baseline) {
+      log('baseline: a bare aedes broker in its own process, one publisher, one subscriber');
+      const baseline = await runBaseline(boards, options);
+      figures.push(
+        { label: 'bare aedes: latency at the same rate p50 / p99', value: `${ms(quantile(baseline.latenciesMs, 0.5))} / ${ms(quantile(baseline.latenciesMs, 0.99))} (${baseline.received} of ${baseline.sent})` },
+        { label: 'bare aedes: throughput, saturated', value: `${baseline.saturatedPerSecond.toFixed(0)} /s (broker CPU ${baseline.cpu.toFixed(0)}% of a core)` },
+        { label: 'Plinth / bare aedes throughput', value: `${((saturatedPerSecond / baseline.saturatedPerSecond) * 100).toFixed(1)}%` },
+      );
+    }
+    printFigures(options, figures);
+    writeResults(options, figures);
+    if (end.errors.length) log(`board errors seen: ${end.errors.join('; ')}`);
+  } catch (error) {
+    const tail = server.logTail(20);
+    if (tail) log(`server log tail:\n${tail}`);
+    throw error;
+  } finally {
+    consoleSocket?.close();
+    await stopFleets(fleets);
+    await server.stop();
+  }
+}
+
+/** The MQTT port boards connect to, as the server tells its console (GET /api/v1/config). */
+async function mqttPortOf(server: BenchServer): Promise<number> {
+  const api = createApiClient(server.url, server.adminCookie);
+  const config = await api<{ mqttPort: number }>('GET', '/config');
+  return config.mqttPort;
+}
+
+function printFigures(options: Options, figures: Figure[]): void {
+  const width = Math.max(...figures.map((f) => f.label.length));
+  console.log(
+    `\nHardware benchmark: ${options.boards} boards, heartbeat ${options.heartbeatMs / 1000} s, ${options.ratePerSecond} prop changes/s, ` +
+      `${options.durationS} s measured (${new Date().toISOString()})`,
+  );
+  for (const f of figures) {
+    const verdict = f.ok === undefined ? '' : f.ok ? `  ok (target ${f.target})` : `  MISSED (target ${f.target})`;
+    console.log(`  ${f.label.padEnd(width)}  ${f.value}${verdict}`);
+  }
+}
+
+/** `npm run bench` collects figures from the file named by BENCH_RESULTS_FILE (see scripts/bench.mjs). */
+function writeResults(options: Options, figures: Figure[]): void {
+  const file = process.env.BENCH_RESULTS_FILE;
+  if (!file) return;
+  fs.writeFileSync(file, JSON.stringify({ name: 'hardware', options, figures }, null, 2));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`[hardware] failed: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

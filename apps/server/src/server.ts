@@ -30,7 +30,12 @@ export type ServerOverrides = { logger?: Logger; mailer?: Mailer; clock?: Clock 
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   const startedAt = performance.now();
   const logger = overrides.logger ?? pino({ level: config.LOG_LEVEL });
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, holder: 'server' });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    holder: 'server',
+    onError: (error) => logger.warn({ err: error }, 'PostgreSQL connection error'),
+  });
   let app: FastifyInstance | null = null;
   let hub: RealtimeHub | null = null;
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });

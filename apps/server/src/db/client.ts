@@ -25,11 +25,19 @@ const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 /** Key of the advisory lock that serialises migrations between server instances. */
 const MIGRATION_LOCK_KEY = 72_110_001;
 
-export type DatabaseOptions = { databaseUrl?: string; dataDir: string; holder: string };
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  holder: string;
+  /** Where errors of idle PostgreSQL connections go (they must never crash the process). */
+  onError?: (error: Error) => void;
+};
 
 /** PostgreSQL when a URL is given, else PGlite in DATA_DIR/pgdata (locked to this process). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, options.onError ?? ((error) => console.warn(`PostgreSQL connection error: ${error.message}`)));
+  }
   const release = lockDataDir(options.dataDir, options.holder);
   try {
     const client = await PGlite.create(path.join(options.dataDir, 'pgdata'));
@@ -51,8 +59,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, onError: (error: Error) => void): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client's error (PostgreSQL restarted, the connection was cut) is reported, not thrown:
+  // the pool replaces the client at the next query.
+  pool.on('error', onError);
+  // pool.end() resolves once its clients are asked to end; close() waits until they have.
+  const open = new Set<pg.PoolClient>();
+  pool.on('connect', (client) => {
+    open.add(client);
+    client.on('error', onError);
+    client.once('end', () => open.delete(client));
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -67,7 +85,11 @@ function openPostgres(url: string): Database {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      const ended = [...open].map((client) => new Promise<void>((resolve) => client.once('end', () => resolve())));
+      await pool.end();
+      await Promise.all(ended);
+    },
   };
 }
 

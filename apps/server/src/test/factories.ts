@@ -1,8 +1,9 @@
-import { ORGANIZATION_SETTINGS, SITE_SETTINGS, type Role } from '@plinth/shared';
+import { ORGANIZATION_SETTINGS, SITE_SETTINGS, topicFor, type RealtimeEvent, type Role } from '@plinth/shared';
 import type { Db } from '../db/client.js';
 import {
   exhibitPermissions,
   exhibits,
+  hardware,
   organizationPermissions,
   organizationSettings,
   organizations,
@@ -10,6 +11,8 @@ import {
   siteSettings,
   sites,
 } from '../db/schema.js';
+import type { TestClient } from './test-client.js';
+import type { TestServer } from './test-server.js';
 
 let sequence = 0;
 
@@ -43,28 +46,88 @@ export async function createSite(db: Db, organizationId: string, name = uniqueNa
   return site!;
 }
 
+/** An exhibit in a site; `values` sets any other column (online, opMode, leaderId, manifestLocked…). */
 export async function createExhibit(
   db: Db,
   siteId: string,
   name = uniqueName('Exhibit'),
-  options: { manifestLocked?: boolean } = {},
+  values: Omit<Partial<typeof exhibits.$inferInsert>, 'siteId' | 'name'> = {},
 ) {
-  const [exhibit] = await db
-    .insert(exhibits)
-    .values({ siteId, name, manifestLocked: options.manifestLocked ?? false })
-    .returning();
+  const [exhibit] = await db.insert(exhibits).values({ manifestLocked: false, ...values, siteId, name }).returning();
   return exhibit!;
+}
+
+/** A hardware board in a site; `values` sets any other column (exhibitId, online, peripherals…). */
+export async function createHardware(
+  db: Db,
+  siteId: string,
+  name = uniqueName('Board'),
+  values: Omit<Partial<typeof hardware.$inferInsert>, 'siteId' | 'name'> = {},
+) {
+  const [board] = await db.insert(hardware).values({ ...values, siteId, name }).returning();
+  return board!;
 }
 
 export type GrantScope = 'organization' | 'site' | 'exhibit';
 
-/** Gives a user a role on an organization, a site or an exhibit (what the permission routes store). */
-export async function grant(db: Db, scope: GrantScope, id: string, userId: string, role: Role): Promise<void> {
+/** Gives a user a role on an organization, a site or an exhibit (what the permission routes store); answers the grant's id. */
+export async function grant(db: Db, scope: GrantScope, id: string, userId: string, role: Role): Promise<string> {
   if (scope === 'organization') {
-    await db.insert(organizationPermissions).values({ organizationId: id, userId, role });
+    const [row] = await db.insert(organizationPermissions).values({ organizationId: id, userId, role }).returning();
+    return row!.id;
   } else if (scope === 'site') {
-    await db.insert(sitePermissions).values({ siteId: id, userId, role });
-  } else {
-    await db.insert(exhibitPermissions).values({ exhibitId: id, userId, role });
+    const [row] = await db.insert(sitePermissions).values({ siteId: id, userId, role }).returning();
+    return row!.id;
   }
+  const [row] = await db.insert(exhibitPermissions).values({ exhibitId: id, userId, role }).returning();
+  return row!.id;
+}
+
+/** One grant to hand out: the role on the organization, site or exhibit with that id. */
+export type GrantSpec = [scope: GrantScope, id: string, role: Role];
+
+/** A new signed-in user holding the given grants (given in order), with the ids of those grants. */
+export async function signUpWith(server: TestServer, ...grants: GrantSpec[]) {
+  const user = await server.signUp();
+  const grantIds: string[] = [];
+  for (const [scope, id, role] of grants) grantIds.push(await grant(server.deps.db, scope, id, user.id, role));
+  return { ...user, grantIds };
+}
+
+/** The client of a new signed-in user holding the given grants. */
+export async function userWith(server: TestServer, ...grants: GrantSpec[]): Promise<TestClient> {
+  return (await signUpWith(server, ...grants)).client;
+}
+
+/**
+ * An organization with two sites ('A wing', 'B wing') and an exhibit ('Pendulum') in the first,
+ * plus another organization with a site ('Elsewhere') and the client of its manager (`outsider`).
+ */
+export async function createWorld(server: TestServer) {
+  const db = server.deps.db;
+  const org = await createOrganization(db, uniqueName('Museum'));
+  const siteA = await createSite(db, org.id, 'A wing');
+  const siteB = await createSite(db, org.id, 'B wing');
+  const exhibit = await createExhibit(db, siteA.id, 'Pendulum');
+  const other = await createOrganization(db, uniqueName('Other'));
+  const otherSite = await createSite(db, other.id, 'Elsewhere');
+  const outsider = await userWith(server, ['organization', other.id, 'MANAGER']);
+  return { org, siteA, siteB, exhibit, other, otherSite, outsider };
+}
+
+/** The realtime events published on an exhibit's or a board's topic while `run` runs. */
+export async function eventsDuring(
+  server: TestServer,
+  kind: 'exhibit' | 'hardware',
+  id: string,
+  run: () => Promise<unknown>,
+): Promise<RealtimeEvent[]> {
+  const events: RealtimeEvent[] = [];
+  const stop = server.deps.hub.subscribe(topicFor(kind, id), (event) => events.push(event));
+  try {
+    await run();
+  } finally {
+    stop();
+  }
+  return events;
 }

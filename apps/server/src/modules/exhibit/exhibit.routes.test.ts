@@ -1,50 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MQTT_PATH_MESSAGE, topicFor, type RealtimeEvent, type Role } from '@plinth/shared';
-import { exhibitPermissions, exhibits, organizationPermissions, organizations, sitePermissions, sites } from '../../db/schema.js';
+import { MQTT_PATH_MESSAGE } from '@plinth/shared';
+import type { Db } from '../../db/client.js';
+import { exhibits } from '../../db/schema.js';
+import { createExhibit, createOrganization, createSite, eventsDuring, uniqueName, userWith } from '../../test/factories.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 
 let server: TestServer;
+let db: Db;
 
-async function insertOrganization(name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(organizations).values({ name: `${name} ${randomUUID().slice(0, 6)}` }).returning();
-  return row!.id;
-}
-async function insertSite(organizationId: string, name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(sites).values({ organizationId, name }).returning();
-  return row!.id;
-}
-async function insertExhibit(siteId: string, name: string, values: Partial<typeof exhibits.$inferInsert> = {}): Promise<string> {
-  const [row] = await server.deps.db.insert(exhibits).values({ siteId, name, ...values }).returning();
-  return row!.id;
-}
 async function setExhibit(id: string, values: Partial<typeof exhibits.$inferInsert>): Promise<void> {
-  await server.deps.db.update(exhibits).set(values).where(eq(exhibits.id, id));
-}
-async function userWith(grant: (userId: string) => Promise<unknown>): Promise<TestClient> {
-  const user = await server.signUp();
-  await grant(user.id);
-  return user.client;
-}
-const grantOrganization = (organizationId: string, role: Role) => (userId: string) =>
-  server.deps.db.insert(organizationPermissions).values({ organizationId, userId, role });
-const grantSite = (siteId: string, role: Role) => (userId: string) =>
-  server.deps.db.insert(sitePermissions).values({ siteId, userId, role });
-const grantExhibit = (exhibitId: string, role: Role) => (userId: string) =>
-  server.deps.db.insert(exhibitPermissions).values({ exhibitId, userId, role });
-
-/** Events published on one exhibit's topic while `run` runs. */
-async function eventsDuring(exhibitId: string, run: () => Promise<unknown>): Promise<RealtimeEvent[]> {
-  const events: RealtimeEvent[] = [];
-  const stop = server.deps.hub.subscribe(topicFor('exhibit', exhibitId), (event) => events.push(event));
-  try {
-    await run();
-  } finally {
-    stop();
-  }
-  return events;
+  await db.update(exhibits).set(values).where(eq(exhibits.id, id));
 }
 
 const BASE = '/exhibit-management/exhibit';
@@ -68,22 +36,24 @@ let admin: TestClient;
 
 beforeAll(async () => {
   server = await startTestServer();
-  orgA = await insertOrganization('Science Museum');
-  orgAName = (await server.deps.db.select().from(organizations).where(eq(organizations.id, orgA)))[0]!.name;
-  siteA1 = await insertSite(orgA, 'Earth Hall');
-  siteA2 = await insertSite(orgA, 'Ocean Hall');
-  const orgB = await insertOrganization('Art Museum');
-  siteB1 = await insertSite(orgB, 'Gallery');
-  volcano = await insertExhibit(siteA1, 'Volcano');
-  glacier = await insertExhibit(siteA1, 'Glacier');
-  reef = await insertExhibit(siteA2, 'Reef');
-  bExhibit = await insertExhibit(siteB1, 'Painting');
-  manager = await userWith(grantOrganization(orgA, 'MANAGER'));
-  developer = await userWith(grantOrganization(orgA, 'DEVELOPER'));
-  viewer = await userWith(grantOrganization(orgA, 'VIEWER'));
-  exhibitViewer = await userWith(grantExhibit(volcano, 'VIEWER'));
-  exhibitDeveloper = await userWith(grantExhibit(volcano, 'DEVELOPER'));
-  outsider = await userWith(grantOrganization(orgB, 'MANAGER'));
+  db = server.deps.db;
+  const org = await createOrganization(db, uniqueName('Science Museum'));
+  orgA = org.id;
+  orgAName = org.name;
+  siteA1 = (await createSite(db, orgA, 'Earth Hall')).id;
+  siteA2 = (await createSite(db, orgA, 'Ocean Hall')).id;
+  const orgB = (await createOrganization(db, uniqueName('Art Museum'))).id;
+  siteB1 = (await createSite(db, orgB, 'Gallery')).id;
+  volcano = (await createExhibit(db, siteA1, 'Volcano')).id;
+  glacier = (await createExhibit(db, siteA1, 'Glacier')).id;
+  reef = (await createExhibit(db, siteA2, 'Reef')).id;
+  bExhibit = (await createExhibit(db, siteB1, 'Painting')).id;
+  manager = await userWith(server, ['organization', orgA, 'MANAGER']);
+  developer = await userWith(server, ['organization', orgA, 'DEVELOPER']);
+  viewer = await userWith(server, ['organization', orgA, 'VIEWER']);
+  exhibitViewer = await userWith(server, ['exhibit', volcano, 'VIEWER']);
+  exhibitDeveloper = await userWith(server, ['exhibit', volcano, 'DEVELOPER']);
+  outsider = await userWith(server, ['organization', orgB, 'MANAGER']);
   admin = (await server.signUp({ isPlatformAdmin: true })).client;
 });
 afterAll(async () => {
@@ -129,11 +99,12 @@ describe('GET /exhibit-management/exhibit', () => {
   });
 
   it('uses the most specific grant: an organization viewer with an exhibit developer grant develops that exhibit', async () => {
-    const client = await userWith(async (userId) => {
-      await grantOrganization(orgA, 'VIEWER')(userId);
-      await grantSite(siteA2, 'MANAGER')(userId);
-      await grantExhibit(glacier, 'DEVELOPER')(userId);
-    });
+    const client = await userWith(
+      server,
+      ['organization', orgA, 'VIEWER'],
+      ['site', siteA2, 'MANAGER'],
+      ['exhibit', glacier, 'DEVELOPER'],
+    );
     const roles = Object.fromEntries((await client.get(BASE)).body.exhibits.map((e: { id: string; role: string }) => [e.id, e.role]));
     expect(roles).toEqual({ [volcano]: 'VIEWER', [glacier]: 'DEVELOPER', [reef]: 'MANAGER' });
   });
@@ -210,7 +181,7 @@ describe('GET /exhibit-management/exhibit/{id}', () => {
   });
 
   it('reads op mode Off while the exhibit is offline', async () => {
-    const id = await insertExhibit(siteA2, 'Mode test', { opMode: 'On', online: false });
+    const id = (await createExhibit(db, siteA2, 'Mode test', { opMode: 'On', online: false })).id;
     expect((await developer.get(`${BASE}/${id}`)).body).toMatchObject({ opMode: 'Off', op_mode: false, online: false });
     const changed = new Date('2026-01-02T03:04:05.000Z');
     await setExhibit(id, { online: true, lastOnlineChange: changed });
@@ -225,8 +196,8 @@ describe('GET /exhibit-management/exhibit/{id}', () => {
 
 describe('PUT /exhibit-management/exhibit/{id}', () => {
   it('renames (developer), refuses viewers (403) and other organizations (404), and publishes exhibit.updated', async () => {
-    const id = await insertExhibit(siteA1, 'Old name');
-    const events = await eventsDuring(id, async () => {
+    const id = (await createExhibit(db, siteA1, 'Old name')).id;
+    const events = await eventsDuring(server, 'exhibit', id, async () => {
       const res = await developer.put(`${BASE}/${id}`, { name: 'New name' });
       expect(res.status).toBe(200);
       expect(res.body.name).toBe('New name');
@@ -245,7 +216,7 @@ describe('PUT /exhibit-management/exhibit/{id}', () => {
   });
 
   it('accepts the MQTT address forms of the spec and refuses others with its message', async () => {
-    const id = await insertExhibit(siteA1, 'Address test');
+    const id = (await createExhibit(db, siteA1, 'Address test')).id;
     for (const ok of ['192.168.0.1:1883', '{ip}:0', '', '0.0.0.0:65535']) {
       const res = await developer.put(`${BASE}/${id}`, { mqttPath: ok });
       expect(res.status, ok).toBe(200);
@@ -259,7 +230,7 @@ describe('PUT /exhibit-management/exhibit/{id}', () => {
   });
 
   it('locks and unlocks (developer, not viewer)', async () => {
-    const id = await insertExhibit(siteA1, 'Lock test');
+    const id = (await createExhibit(db, siteA1, 'Lock test')).id;
     expect((await viewer.put(`${BASE}/${id}`, { manifestLocked: true })).status).toBe(403);
     const locked = await developer.put(`${BASE}/${id}`, { manifestLocked: true });
     expect(locked.body.manifestLocked).toBe(true);
@@ -280,11 +251,11 @@ describe('PUT /exhibit-management/exhibit/{id}', () => {
   });
 
   it('sets a leader of the same site and shows leader and followers; refuses the invalid ones', async () => {
-    const leader = await insertExhibit(siteA1, 'Leader');
-    const follower = await insertExhibit(siteA1, 'Follower', { online: true, opMode: 'On' });
-    const third = await insertExhibit(siteA1, 'Third');
-    const elsewhere = await insertExhibit(siteA2, 'Elsewhere');
-    const events = await eventsDuring(leader, async () => {
+    const leader = (await createExhibit(db, siteA1, 'Leader')).id;
+    const follower = (await createExhibit(db, siteA1, 'Follower', { online: true, opMode: 'On' })).id;
+    const third = (await createExhibit(db, siteA1, 'Third')).id;
+    const elsewhere = (await createExhibit(db, siteA2, 'Elsewhere')).id;
+    const events = await eventsDuring(server, 'exhibit', leader, async () => {
       const res = await developer.put(`${BASE}/${follower}`, { leaderId: leader });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ leaderId: leader, leader: { id: leader, name: 'Leader' } });
@@ -315,9 +286,9 @@ describe('PUT /exhibit-management/exhibit/{id}', () => {
   });
 
   it('does not leak the name of a leader the caller cannot see', async () => {
-    const leader = await insertExhibit(siteA1, 'Secret leader');
-    const follower = await insertExhibit(siteA1, 'Visible follower', { leaderId: leader });
-    const client = await userWith(grantExhibit(follower, 'VIEWER'));
+    const leader = (await createExhibit(db, siteA1, 'Secret leader')).id;
+    const follower = (await createExhibit(db, siteA1, 'Visible follower', { leaderId: leader })).id;
+    const client = await userWith(server, ['exhibit', follower, 'VIEWER']);
     const res = await client.get(`${BASE}/${follower}`);
     expect(res.status).toBe(200);
     expect(res.body.leaderId).toBe(leader);
@@ -328,10 +299,10 @@ describe('PUT /exhibit-management/exhibit/{id}', () => {
 
 describe('DELETE /exhibit-management/exhibit/{id}', () => {
   it('lets a developer delete, refuses viewers (403) and other organizations (404), and publishes exhibit.deleted', async () => {
-    const id = await insertExhibit(siteA1, 'Doomed');
+    const id = (await createExhibit(db, siteA1, 'Doomed')).id;
     expect((await viewer.delete(`${BASE}/${id}`)).status).toBe(403);
     expect((await outsider.delete(`${BASE}/${id}`)).status).toBe(404);
-    const events = await eventsDuring(id, async () => {
+    const events = await eventsDuring(server, 'exhibit', id, async () => {
       const res = await developer.delete(`${BASE}/${id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ok: true });
@@ -342,7 +313,7 @@ describe('DELETE /exhibit-management/exhibit/{id}', () => {
   });
 
   it('refuses a locked exhibit with 409 LockedExhibits naming it', async () => {
-    const id = await insertExhibit(siteA1, 'Locked one', { manifestLocked: true });
+    const id = (await createExhibit(db, siteA1, 'Locked one', { manifestLocked: true })).id;
     const res = await manager.delete(`${BASE}/${id}`);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
@@ -355,9 +326,9 @@ describe('DELETE /exhibit-management/exhibit/{id}', () => {
   });
 
   it('frees the followers of a deleted leader', async () => {
-    const leader = await insertExhibit(siteA1, 'Departing leader');
-    const follower = await insertExhibit(siteA1, 'Orphan', { leaderId: leader });
-    const events = await eventsDuring(follower, async () => {
+    const leader = (await createExhibit(db, siteA1, 'Departing leader')).id;
+    const follower = (await createExhibit(db, siteA1, 'Orphan', { leaderId: leader })).id;
+    const events = await eventsDuring(server, 'exhibit', follower, async () => {
       expect((await developer.delete(`${BASE}/${leader}`)).status).toBe(200);
     });
     expect(events).toEqual([{ type: 'exhibit.updated', exhibitId: follower }]);

@@ -1,49 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topicFor, type RealtimeEvent, type Role } from '@plinth/shared';
-import { exhibitPermissions, exhibits, hardware, organizationPermissions, organizations, sites } from '../../db/schema.js';
+import type { Db } from '../../db/client.js';
+import { hardware } from '../../db/schema.js';
+import { createExhibit, createHardware, createOrganization, createSite, eventsDuring, uniqueName, userWith } from '../../test/factories.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 
 let server: TestServer;
-
-async function insertOrganization(name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(organizations).values({ name: `${name} ${randomUUID().slice(0, 6)}` }).returning();
-  return row!.id;
-}
-async function insertSite(organizationId: string, name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(sites).values({ organizationId, name }).returning();
-  return row!.id;
-}
-async function insertExhibit(siteId: string, name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(exhibits).values({ siteId, name }).returning();
-  return row!.id;
-}
-async function insertHardware(siteId: string, name: string, values: Partial<typeof hardware.$inferInsert> = {}): Promise<string> {
-  const [row] = await server.deps.db.insert(hardware).values({ siteId, name, ...values }).returning();
-  return row!.id;
-}
-async function userWith(grant: (userId: string) => Promise<unknown>): Promise<TestClient> {
-  const user = await server.signUp();
-  await grant(user.id);
-  return user.client;
-}
-const grantOrganization = (organizationId: string, role: Role) => (userId: string) =>
-  server.deps.db.insert(organizationPermissions).values({ organizationId, userId, role });
-const grantExhibit = (exhibitId: string, role: Role) => (userId: string) =>
-  server.deps.db.insert(exhibitPermissions).values({ exhibitId, userId, role });
-
-async function eventsDuring(hardwareId: string, run: () => Promise<unknown>): Promise<RealtimeEvent[]> {
-  const events: RealtimeEvent[] = [];
-  const stop = server.deps.hub.subscribe(topicFor('hardware', hardwareId), (event) => events.push(event));
-  try {
-    await run();
-  } finally {
-    stop();
-  }
-  return events;
-}
+let db: Db;
 
 const BASE = '/hardware-mgmt/hardware';
 const peripherals = [
@@ -68,14 +33,15 @@ let outsider: TestClient;
 
 beforeAll(async () => {
   server = await startTestServer();
-  orgA = await insertOrganization('Science Museum');
-  siteA1 = await insertSite(orgA, 'Earth Hall');
-  siteA2 = await insertSite(orgA, 'Ocean Hall');
-  const orgB = await insertOrganization('Art Museum');
-  siteB1 = await insertSite(orgB, 'Gallery');
-  exhibitA1 = await insertExhibit(siteA1, 'Volcano');
-  exhibitA2 = await insertExhibit(siteA2, 'Reef');
-  board = await insertHardware(siteA1, 'Volcano board', {
+  db = server.deps.db;
+  orgA = (await createOrganization(db, uniqueName('Science Museum'))).id;
+  siteA1 = (await createSite(db, orgA, 'Earth Hall')).id;
+  siteA2 = (await createSite(db, orgA, 'Ocean Hall')).id;
+  const orgB = (await createOrganization(db, uniqueName('Art Museum'))).id;
+  siteB1 = (await createSite(db, orgB, 'Gallery')).id;
+  exhibitA1 = (await createExhibit(db, siteA1, 'Volcano')).id;
+  exhibitA2 = (await createExhibit(db, siteA2, 'Reef')).id;
+  board = (await createHardware(db, siteA1, 'Volcano board', {
     exhibitId: exhibitA1,
     online: true,
     ip: '10.0.0.7',
@@ -83,14 +49,14 @@ beforeAll(async () => {
     voltage: 4.9,
     uptime: 12,
     peripherals,
-  });
-  spare = await insertHardware(siteA1, 'Spare board');
-  ocean = await insertHardware(siteA2, 'Ocean board');
-  bBoard = await insertHardware(siteB1, 'Gallery board');
-  developer = await userWith(grantOrganization(orgA, 'DEVELOPER'));
-  viewer = await userWith(grantOrganization(orgA, 'VIEWER'));
-  exhibitViewer = await userWith(grantExhibit(exhibitA1, 'VIEWER'));
-  outsider = await userWith(grantOrganization(orgB, 'MANAGER'));
+  })).id;
+  spare = (await createHardware(db, siteA1, 'Spare board')).id;
+  ocean = (await createHardware(db, siteA2, 'Ocean board')).id;
+  bBoard = (await createHardware(db, siteB1, 'Gallery board')).id;
+  developer = await userWith(server, ['organization', orgA, 'DEVELOPER']);
+  viewer = await userWith(server, ['organization', orgA, 'VIEWER']);
+  exhibitViewer = await userWith(server, ['exhibit', exhibitA1, 'VIEWER']);
+  outsider = await userWith(server, ['organization', orgB, 'MANAGER']);
 });
 afterAll(async () => {
   await server?.stop();
@@ -216,8 +182,8 @@ describe('GET /hardware-mgmt/hardware/{id}', () => {
 
 describe('PUT /hardware-mgmt/hardware/{id}', () => {
   it('renames (developer) and refuses viewers (403) and other organizations (404)', async () => {
-    const id = await insertHardware(siteA1, 'Rename me');
-    const events = await eventsDuring(id, async () => {
+    const id = (await createHardware(db, siteA1, 'Rename me')).id;
+    const events = await eventsDuring(server, 'hardware', id, async () => {
       const res = await developer.put(`${BASE}/${id}`, { name: 'Renamed' });
       expect(res.status).toBe(200);
       expect(res.body.name).toBe('Renamed');
@@ -229,7 +195,7 @@ describe('PUT /hardware-mgmt/hardware/{id}', () => {
   });
 
   it('connects to an exhibit of the same site, disconnects with null, and refuses another site', async () => {
-    const id = await insertHardware(siteA1, 'Connect me');
+    const id = (await createHardware(db, siteA1, 'Connect me')).id;
     const connected = await developer.put(`${BASE}/${id}`, { exhibitId: exhibitA1 });
     expect(connected.status).toBe(200);
     expect(connected.body).toMatchObject({ exhibitId: exhibitA1, exhibitName: 'Volcano', connected: true });
@@ -249,7 +215,7 @@ describe('PUT /hardware-mgmt/hardware/{id}', () => {
     expect(offline.body.response).toBe('HardwareOffline');
     expect((await viewer.put(`${BASE}/${board}`, { controlDebug: true })).status).toBe(403);
     expect((await exhibitViewer.put(`${BASE}/${board}`, { controlDebug: true })).status).toBe(403);
-    const events = await eventsDuring(board, async () => {
+    const events = await eventsDuring(server, 'hardware', board, async () => {
       const res = await developer.put(`${BASE}/${board}`, { controlDebug: true });
       expect(res.status).toBe(200);
       expect(res.body.controlDebug).toBe(true);
@@ -259,14 +225,14 @@ describe('PUT /hardware-mgmt/hardware/{id}', () => {
       { type: 'hardware.updated', hardwareId: board },
     ]);
     // A board that went offline in debug mode can still be switched back.
-    await server.deps.db.update(hardware).set({ online: false }).where(eq(hardware.id, board));
+    await db.update(hardware).set({ online: false }).where(eq(hardware.id, board));
     try {
       const off = await developer.put(`${BASE}/${board}`, { controlDebug: false });
       expect(off.status).toBe(200);
       expect(off.body.controlDebug).toBe(false);
       expect((await developer.put(`${BASE}/${board}`, { controlDebug: true })).status).toBe(409);
     } finally {
-      await server.deps.db.update(hardware).set({ online: true }).where(eq(hardware.id, board));
+      await db.update(hardware).set({ online: true }).where(eq(hardware.id, board));
     }
   });
 
@@ -285,10 +251,10 @@ describe('PUT /hardware-mgmt/hardware/{id}', () => {
 
 describe('DELETE /hardware-mgmt/hardware/{id}', () => {
   it('lets a developer delete, refuses viewers (403) and other organizations (404)', async () => {
-    const id = await insertHardware(siteA2, 'Doomed board');
+    const id = (await createHardware(db, siteA2, 'Doomed board')).id;
     expect((await viewer.delete(`${BASE}/${id}`)).status).toBe(403);
     expect((await outsider.delete(`${BASE}/${id}`)).status).toBe(404);
-    const events = await eventsDuring(id, async () => {
+    const events = await eventsDuring(server, 'hardware', id, async () => {
       const res = await developer.delete(`${BASE}/${id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ok: true });

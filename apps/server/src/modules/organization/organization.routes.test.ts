@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrganizationListSchema, OrganizationSchema, SettingSchema, SiteListSchema, type Role } from '@plinth/shared';
+import { OrganizationListSchema, OrganizationSchema, SettingSchema, SiteListSchema } from '@plinth/shared';
 import { exhibits, organizationSettings, sites } from '../../db/schema.js';
-import { createExhibit, createOrganization, createSite, grant, uniqueName } from '../../test/factories.js';
+import { createExhibit, createOrganization, createWorld, uniqueName, userWith } from '../../test/factories.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 
@@ -19,26 +19,6 @@ afterAll(async () => {
 
 const BAD_ID = 'not-a-uuid';
 const UNKNOWN_ID = '6f1c3f7e-2a9b-4c8e-9d1a-3b5e7f9a1c2d';
-
-/** A signed-in user with the given grants. */
-async function userWith(...grants: [scope: 'organization' | 'site' | 'exhibit', id: string, role: Role][]) {
-  const { client, id } = await server.signUp();
-  for (const [scope, thingId, role] of grants) await grant(server.deps.db, scope, thingId, id, role);
-  return client;
-}
-
-/** An organization with two sites and an exhibit in the first, plus a second organization. */
-async function world() {
-  const db = server.deps.db;
-  const org = await createOrganization(db, uniqueName('Museum'));
-  const siteA = await createSite(db, org.id, 'A wing');
-  const siteB = await createSite(db, org.id, 'B wing');
-  const exhibit = await createExhibit(db, siteA.id, 'Pendulum');
-  const other = await createOrganization(db, uniqueName('Other'));
-  const otherSite = await createSite(db, other.id, 'Elsewhere');
-  const outsider = await userWith(['organization', other.id, 'MANAGER']);
-  return { org, siteA, siteB, exhibit, other, otherSite, outsider };
-}
 
 describe('POST /org-management/organization', () => {
   it('lets a platform admin create an organization with its default settings', async () => {
@@ -93,8 +73,8 @@ describe('POST /org-management/organization', () => {
   });
 
   it('is for platform admins only, even organization managers get 403', async () => {
-    const { org } = await world();
-    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const { org } = await createWorld(server);
+    const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
     const res = await manager.post('/org-management/organization', { name: uniqueName('Mine') });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('Forbidden');
@@ -104,8 +84,8 @@ describe('POST /org-management/organization', () => {
 
 describe('GET /org-management/organization', () => {
   it('lists what each caller sees, with the role and flags of each, sorted by name', async () => {
-    const { org, siteA, exhibit, other } = await world();
-    const viewer = await userWith(['organization', org.id, 'VIEWER'], ['organization', other.id, 'MANAGER']);
+    const { org, siteA, exhibit, other } = await createWorld(server);
+    const viewer = await userWith(server, ['organization', org.id, 'VIEWER'], ['organization', other.id, 'MANAGER']);
     const res = await viewer.get('/org-management/organization');
     expect(res.status).toBe(200);
     const list = OrganizationListSchema.parse(res.body);
@@ -114,23 +94,23 @@ describe('GET /org-management/organization', () => {
     expect(list.organizations.find((o) => o.id === org.id)).toMatchObject({ role: 'viewer', isAdmin: false, canCreate: false });
     expect(list.organizations.find((o) => o.id === other.id)).toMatchObject({ role: 'manager', isAdmin: true, canCreate: true });
 
-    const developer = await userWith(['organization', org.id, 'DEVELOPER']);
+    const developer = await userWith(server, ['organization', org.id, 'DEVELOPER']);
     const [devOrg] = (await developer.get('/org-management/organization')).body.organizations;
     expect(devOrg).toMatchObject({ id: org.id, role: 'developer', isAdmin: false, canCreate: false });
 
-    const siteOnly = await userWith(['site', siteA.id, 'MANAGER']);
+    const siteOnly = await userWith(server, ['site', siteA.id, 'MANAGER']);
     const siteList = (await siteOnly.get('/org-management/organization')).body;
     expect(siteList.organizations).toEqual([
       { id: org.id, name: org.name, role: null, isAdmin: false, canCreate: false, createdAt: org.createdAt.toISOString() },
     ]);
 
-    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'DEVELOPER']);
+    const exhibitOnly = await userWith(server, ['exhibit', exhibit.id, 'DEVELOPER']);
     const exhibitList = (await exhibitOnly.get('/org-management/organization')).body;
     expect(exhibitList.organizations.map((o: { id: string; role: unknown }) => [o.id, o.role])).toEqual([[org.id, null]]);
   });
 
   it('shows platform admins every organization and lets them create', async () => {
-    const { org, other } = await world();
+    const { org, other } = await createWorld(server);
     const list = OrganizationListSchema.parse((await admin.get('/org-management/organization')).body);
     expect(list.canCreate).toBe(true);
     const ids = list.organizations.map((o) => o.id);
@@ -146,10 +126,10 @@ describe('GET /org-management/organization', () => {
   });
 
   it('shows nothing of other organizations and nothing to a user without grants', async () => {
-    const { org, outsider } = await world();
+    const { org, outsider } = await createWorld(server);
     const list = (await outsider.get('/org-management/organization')).body;
     expect(list.organizations.map((o: { id: string }) => o.id)).not.toContain(org.id);
-    const nobody = await userWith();
+    const nobody = await userWith(server, );
     expect((await nobody.get('/org-management/organization')).body).toEqual({ organizations: [], canCreate: false });
     expect((await server.client().get('/org-management/organization')).status).toBe(401);
   });
@@ -157,7 +137,7 @@ describe('GET /org-management/organization', () => {
 
 describe('GET /org-management/organization/{id}', () => {
   it('answers sites and settings to any role, passwords only to admins', async () => {
-    const { org, siteA, siteB } = await world();
+    const { org, siteA, siteB } = await createWorld(server);
     const config = {
       url: 'https://cms.example.com',
       adminUser: 'admin@example.com',
@@ -167,7 +147,7 @@ describe('GET /org-management/organization/{id}', () => {
       apiUser: 'api@example.com',
       apiPassword: 'api-secret',
     };
-    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
     const saved = await manager.put(`/org-management/organization/${org.id}/setting/content_manager_config`, {
       value: JSON.stringify(config),
     });
@@ -181,7 +161,7 @@ describe('GET /org-management/organization/{id}', () => {
     expect(JSON.parse(managerConfig.value)).toEqual(config);
 
     for (const role of ['VIEWER', 'DEVELOPER'] as const) {
-      const client = await userWith(['organization', org.id, role]);
+      const client = await userWith(server, ['organization', org.id, role]);
       const res = await client.get(`/org-management/organization/${org.id}`);
       expect(res.status).toBe(200);
       const body = OrganizationSchema.parse(res.body);
@@ -194,17 +174,17 @@ describe('GET /org-management/organization/{id}', () => {
   });
 
   it('answers 403 to a user who sees it only through a site or exhibit grant', async () => {
-    const { org, siteA, exhibit } = await world();
-    const siteOnly = await userWith(['site', siteA.id, 'MANAGER']);
+    const { org, siteA, exhibit } = await createWorld(server);
+    const siteOnly = await userWith(server, ['site', siteA.id, 'MANAGER']);
     const res = await siteOnly.get(`/org-management/organization/${org.id}`);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('Forbidden');
-    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'MANAGER']);
+    const exhibitOnly = await userWith(server, ['exhibit', exhibit.id, 'MANAGER']);
     expect((await exhibitOnly.get(`/org-management/organization/${org.id}`)).status).toBe(403);
   });
 
   it('answers 404 to users of another organization, for unknown ids, and 400 for a bad id', async () => {
-    const { org, outsider } = await world();
+    const { org, outsider } = await createWorld(server);
     const res = await outsider.get(`/org-management/organization/${org.id}`);
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain(org.name);
@@ -217,8 +197,8 @@ describe('GET /org-management/organization/{id}', () => {
 
 describe('PUT /org-management/organization/{id}', () => {
   it('lets an organization manager rename it', async () => {
-    const { org } = await world();
-    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const { org } = await createWorld(server);
+    const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
     const name = uniqueName('Renamed');
     const res = await manager.put(`/org-management/organization/${org.id}`, { name });
     expect(res.status).toBe(200);
@@ -227,7 +207,7 @@ describe('PUT /org-management/organization/{id}', () => {
   });
 
   it('keeps names unique case-insensitively, but a new case of its own name is fine', async () => {
-    const { org, other } = await world();
+    const { org, other } = await createWorld(server);
     const clash = await admin.put(`/org-management/organization/${org.id}`, { name: other.name.toLowerCase() });
     expect(clash.status).toBe(409);
     expect(clash.body.response).toBe('OrganizationNameAlreadyTakenException');
@@ -236,11 +216,11 @@ describe('PUT /org-management/organization/{id}', () => {
   });
 
   it('refuses developers, viewers and site managers (403), outsiders (404) and a bad body (400)', async () => {
-    const { org, siteA, outsider } = await world();
+    const { org, siteA, outsider } = await createWorld(server);
     for (const client of [
-      await userWith(['organization', org.id, 'DEVELOPER']),
-      await userWith(['organization', org.id, 'VIEWER']),
-      await userWith(['site', siteA.id, 'MANAGER']),
+      await userWith(server, ['organization', org.id, 'DEVELOPER']),
+      await userWith(server, ['organization', org.id, 'VIEWER']),
+      await userWith(server, ['site', siteA.id, 'MANAGER']),
     ]) {
       expect((await client.put(`/org-management/organization/${org.id}`, { name: uniqueName('No') })).status).toBe(403);
     }
@@ -254,9 +234,9 @@ describe('PUT /org-management/organization/{id}', () => {
 describe('DELETE /org-management/organization/{id}', () => {
   it('refuses while an exhibit is locked, naming the locked exhibits, then deletes everything', async () => {
     const db = server.deps.db;
-    const { org, siteA, siteB } = await world();
+    const { org, siteA, siteB } = await createWorld(server);
     const locked = await createExhibit(db, siteB.id, 'Locked one', { manifestLocked: true });
-    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
     const refused = await manager.delete(`/org-management/organization/${org.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
@@ -278,10 +258,10 @@ describe('DELETE /org-management/organization/{id}', () => {
   });
 
   it('refuses developers and site managers (403) and outsiders (404)', async () => {
-    const { org, siteA, outsider } = await world();
-    const developer = await userWith(['organization', org.id, 'DEVELOPER']);
+    const { org, siteA, outsider } = await createWorld(server);
+    const developer = await userWith(server, ['organization', org.id, 'DEVELOPER']);
     expect((await developer.delete(`/org-management/organization/${org.id}`)).status).toBe(403);
-    const siteManager = await userWith(['site', siteA.id, 'MANAGER']);
+    const siteManager = await userWith(server, ['site', siteA.id, 'MANAGER']);
     expect((await siteManager.delete(`/org-management/organization/${org.id}`)).status).toBe(403);
     expect((await outsider.delete(`/org-management/organization/${org.id}`)).status).toBe(404);
     expect((await admin.get(`/org-management/organization/${org.id}`)).status).toBe(200);
@@ -290,8 +270,8 @@ describe('DELETE /org-management/organization/{id}', () => {
 
 describe('PUT /org-management/organization/{id}/setting/{idString}', () => {
   it('saves text and config settings for an organization manager', async () => {
-    const { org } = await world();
-    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const { org } = await createWorld(server);
+    const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
     const text = await manager.put(`/org-management/organization/${org.id}/setting/time_zone`, { value: 'Europe/Berlin' });
     expect(text.status).toBe(200);
     expect(SettingSchema.parse(text.body)).toMatchObject({
@@ -314,7 +294,7 @@ describe('PUT /org-management/organization/{id}/setting/{idString}', () => {
   });
 
   it('checks config values against their schema and names the problem', async () => {
-    const { org } = await world();
+    const { org } = await createWorld(server);
     const path = `/org-management/organization/${org.id}/setting`;
     const notJson = await admin.put(`${path}/content_manager_config`, { value: '{url:' });
     expect(notJson.status).toBe(400);
@@ -334,19 +314,19 @@ describe('PUT /org-management/organization/{id}/setting/{idString}', () => {
   });
 
   it('answers 404 for unknown or site-only settings', async () => {
-    const { org } = await world();
+    const { org } = await createWorld(server);
     expect((await admin.put(`/org-management/organization/${org.id}/setting/nope`, { value: 'x' })).status).toBe(404);
     const siteOnly = await admin.put(`/org-management/organization/${org.id}/setting/external_report_url`, { value: '' });
     expect(siteOnly.status).toBe(404);
   });
 
   it('refuses developers, viewers and site managers (403) and outsiders (404)', async () => {
-    const { org, siteA, outsider } = await world();
+    const { org, siteA, outsider } = await createWorld(server);
     const path = `/org-management/organization/${org.id}/setting/time_zone`;
     for (const client of [
-      await userWith(['organization', org.id, 'DEVELOPER']),
-      await userWith(['organization', org.id, 'VIEWER']),
-      await userWith(['site', siteA.id, 'MANAGER']),
+      await userWith(server, ['organization', org.id, 'DEVELOPER']),
+      await userWith(server, ['organization', org.id, 'VIEWER']),
+      await userWith(server, ['site', siteA.id, 'MANAGER']),
     ]) {
       expect((await client.put(path, { value: 'x' })).status).toBe(403);
     }
@@ -356,15 +336,15 @@ describe('PUT /org-management/organization/{id}/setting/{idString}', () => {
 
 describe('GET /org-management/organization/{id}/sites', () => {
   it('answers every site to an organization role and only the granted ones otherwise', async () => {
-    const { org, siteA, siteB, exhibit } = await world();
-    const viewer = await userWith(['organization', org.id, 'VIEWER']);
+    const { org, siteA, siteB, exhibit } = await createWorld(server);
+    const viewer = await userWith(server, ['organization', org.id, 'VIEWER']);
     const all = SiteListSchema.parse((await viewer.get(`/org-management/organization/${org.id}/sites`)).body);
     expect(all.sites.map((s) => [s.id, s.role, s.canCreate])).toEqual([
       [siteA.id, 'viewer', false],
       [siteB.id, 'viewer', false],
     ]);
 
-    const siteManager = await userWith(['site', siteB.id, 'MANAGER']);
+    const siteManager = await userWith(server, ['site', siteB.id, 'MANAGER']);
     const one = (await siteManager.get(`/org-management/organization/${org.id}/sites`)).body;
     expect(one.sites).toEqual([
       {
@@ -378,13 +358,13 @@ describe('GET /org-management/organization/{id}/sites', () => {
       },
     ]);
 
-    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'VIEWER']);
+    const exhibitOnly = await userWith(server, ['exhibit', exhibit.id, 'VIEWER']);
     const throughExhibit = (await exhibitOnly.get(`/org-management/organization/${org.id}/sites`)).body;
     expect(throughExhibit.sites.map((s: { id: string; role: unknown }) => [s.id, s.role])).toEqual([[siteA.id, null]]);
   });
 
   it('answers 404 to outsiders and for unknown organizations', async () => {
-    const { org, outsider } = await world();
+    const { org, outsider } = await createWorld(server);
     expect((await outsider.get(`/org-management/organization/${org.id}/sites`)).status).toBe(404);
     expect((await admin.get(`/org-management/organization/${UNKNOWN_ID}/sites`)).status).toBe(404);
     expect((await admin.get(`/org-management/organization/${BAD_ID}/sites`)).status).toBe(400);

@@ -1,37 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '@plinth/shared';
-import { exhibitPermissions, exhibits, organizationPermissions, organizations, sitePermissions, sites } from '../../db/schema.js';
+import { createExhibit, createOrganization, createSite, grant, signUpWith, uniqueName, type GrantSpec } from '../../test/factories.js';
 import { linkIn } from '../../test/mail-capture.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 
 let server: TestServer;
-
-async function insertOrganization(name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(organizations).values({ name: `${name} ${randomUUID().slice(0, 6)}` }).returning();
-  return row!.id;
-}
-async function insertSite(organizationId: string, name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(sites).values({ organizationId, name }).returning();
-  return row!.id;
-}
-async function insertExhibit(siteId: string, name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(exhibits).values({ siteId, name }).returning();
-  return row!.id;
-}
-async function grantOrganization(organizationId: string, userId: string, role: Role): Promise<string> {
-  const [row] = await server.deps.db.insert(organizationPermissions).values({ organizationId, userId, role }).returning();
-  return row!.id;
-}
-async function grantSite(siteId: string, userId: string, role: Role): Promise<string> {
-  const [row] = await server.deps.db.insert(sitePermissions).values({ siteId, userId, role }).returning();
-  return row!.id;
-}
-async function grantExhibit(exhibitId: string, userId: string, role: Role): Promise<string> {
-  const [row] = await server.deps.db.insert(exhibitPermissions).values({ exhibitId, userId, role }).returning();
-  return row!.id;
-}
 
 type Member = { client: TestClient; id: string; email: string; grantId: string };
 
@@ -50,30 +24,31 @@ type World = {
   outsider: Member;
 };
 
-async function member(grant: (userId: string) => Promise<string>): Promise<Member> {
-  const user = await server.signUp();
-  return { ...user, grantId: await grant(user.id) };
+async function member(...spec: GrantSpec): Promise<Member> {
+  const { grantIds, ...user } = await signUpWith(server, spec);
+  return { ...user, grantId: grantIds[0]! };
 }
 
 async function makeWorld(): Promise<World> {
-  const orgA = await insertOrganization('Museum A');
-  const siteA1 = await insertSite(orgA, 'Hall 1');
-  const siteA2 = await insertSite(orgA, 'Hall 2');
-  const orgB = await insertOrganization('Museum B');
-  const siteB1 = await insertSite(orgB, 'Other hall');
-  const exhibitA1 = await insertExhibit(siteA1, 'Volcano');
+  const db = server.deps.db;
+  const orgA = (await createOrganization(db, uniqueName('Museum A'))).id;
+  const siteA1 = (await createSite(db, orgA, 'Hall 1')).id;
+  const siteA2 = (await createSite(db, orgA, 'Hall 2')).id;
+  const orgB = (await createOrganization(db, uniqueName('Museum B'))).id;
+  const siteB1 = (await createSite(db, orgB, 'Other hall')).id;
+  const exhibitA1 = (await createExhibit(db, siteA1, 'Volcano')).id;
   return {
     orgA,
     siteA1,
     siteA2,
     orgB,
     siteB1,
-    manager: await member((id) => grantOrganization(orgA, id, 'MANAGER')),
-    developer: await member((id) => grantOrganization(orgA, id, 'DEVELOPER')),
-    viewer: await member((id) => grantOrganization(orgA, id, 'VIEWER')),
-    siteManager: await member((id) => grantSite(siteA1, id, 'MANAGER')),
-    exhibitOnly: await member((id) => grantExhibit(exhibitA1, id, 'MANAGER')),
-    outsider: await member((id) => grantOrganization(orgB, id, 'MANAGER')),
+    manager: await member('organization', orgA, 'MANAGER'),
+    developer: await member('organization', orgA, 'DEVELOPER'),
+    viewer: await member('organization', orgA, 'VIEWER'),
+    siteManager: await member('site', siteA1, 'MANAGER'),
+    exhibitOnly: await member('exhibit', exhibitA1, 'MANAGER'),
+    outsider: await member('organization', orgB, 'MANAGER'),
   };
 }
 
@@ -241,7 +216,7 @@ describe('POST /org-management/permission/organization', () => {
 describe('PUT and DELETE /org-management/permission/organization/{id}', () => {
   it('lets a manager change a role and remove a user', async () => {
     const someone = await server.signUp();
-    const grantId = await grantOrganization(w.orgA, someone.id, 'VIEWER');
+    const grantId = await grant(server.deps.db, 'organization', w.orgA, someone.id, 'VIEWER');
     const put = await w.manager.client.put(`/org-management/permission/organization/${grantId}`, { role: 'manager' });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ id: grantId, role: 'manager', email: someone.email });
@@ -342,8 +317,8 @@ describe('site permissions', () => {
 
   it('the most specific grant wins: an organization manager who is a site viewer cannot manage that site', async () => {
     const someone = await server.signUp();
-    await grantOrganization(w.orgA, someone.id, 'MANAGER');
-    await grantSite(w.siteA2, someone.id, 'VIEWER');
+    await grant(server.deps.db, 'organization', w.orgA, someone.id, 'MANAGER');
+    await grant(server.deps.db, 'site', w.siteA2, someone.id, 'VIEWER');
     const list = await siteList(someone.client, w.siteA2);
     expect(list.body.canManage).toBe(false);
     const other = await server.signUp();
@@ -353,7 +328,7 @@ describe('site permissions', () => {
 
   it('changes and removes site grants, never your own', async () => {
     const someone = await server.signUp();
-    const grantId = await grantSite(w.siteA1, someone.id, 'VIEWER');
+    const grantId = await grant(server.deps.db, 'site', w.siteA1, someone.id, 'VIEWER');
     const put = await w.siteManager.client.put(`/org-management/permission/site/${grantId}`, { role: 'developer' });
     expect(put.status).toBe(200);
     expect(put.body.role).toBe('developer');

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_REPORT_URL_PREFIX, SettingSchema, SiteListSchema, SiteSchema, SiteSettingsSchema, type Role } from '@plinth/shared';
+import { DEFAULT_REPORT_URL_PREFIX, SettingSchema, SiteListSchema, SiteSchema, SiteSettingsSchema } from '@plinth/shared';
 import { exhibits, hardware, siteSettings, sites } from '../../db/schema.js';
-import { createExhibit, createOrganization, createSite, grant, uniqueName } from '../../test/factories.js';
+import { createExhibit, createWorld, userWith } from '../../test/factories.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 
@@ -21,29 +21,10 @@ const BAD_ID = 'not-a-uuid';
 const UNKNOWN_ID = '6f1c3f7e-2a9b-4c8e-9d1a-3b5e7f9a1c2d';
 const REPORT_URL = `${DEFAULT_REPORT_URL_PREFIX}reporting/abc`;
 
-async function userWith(...grants: [scope: 'organization' | 'site' | 'exhibit', id: string, role: Role][]) {
-  const { client, id } = await server.signUp();
-  for (const [scope, thingId, role] of grants) await grant(server.deps.db, scope, thingId, id, role);
-  return client;
-}
-
-/** An organization with two sites and an exhibit in the first, plus another organization and its manager. */
-async function world() {
-  const db = server.deps.db;
-  const org = await createOrganization(db, uniqueName('Museum'));
-  const siteA = await createSite(db, org.id, 'A wing');
-  const siteB = await createSite(db, org.id, 'B wing');
-  const exhibit = await createExhibit(db, siteA.id, 'Pendulum');
-  const other = await createOrganization(db, uniqueName('Other'));
-  const otherSite = await createSite(db, other.id, 'Elsewhere');
-  const outsider = await userWith(['organization', other.id, 'MANAGER']);
-  return { org, siteA, siteB, exhibit, other, otherSite, outsider };
-}
-
 describe('GET /org-management/site', () => {
   it('lists visible sites with the effective role: the most specific grant wins', async () => {
-    const { org, siteA, siteB, exhibit, otherSite } = await world();
-    const viewer = await userWith(['organization', org.id, 'VIEWER'], ['site', siteB.id, 'MANAGER']);
+    const { org, siteA, siteB, exhibit, otherSite } = await createWorld(server);
+    const viewer = await userWith(server, ['organization', org.id, 'VIEWER'], ['site', siteB.id, 'MANAGER']);
     const res = await viewer.get('/org-management/site');
     expect(res.status).toBe(200);
     const list = SiteListSchema.parse(res.body);
@@ -61,12 +42,12 @@ describe('GET /org-management/site', () => {
       createdAt: siteA.createdAt.toISOString(),
     });
 
-    const siteDeveloper = await userWith(['site', siteA.id, 'DEVELOPER']);
+    const siteDeveloper = await userWith(server, ['site', siteA.id, 'DEVELOPER']);
     expect((await siteDeveloper.get('/org-management/site')).body.sites.map((s: { id: string; role: string }) => [s.id, s.role])).toEqual([
       [siteA.id, 'developer'],
     ]);
 
-    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'MANAGER']);
+    const exhibitOnly = await userWith(server, ['exhibit', exhibit.id, 'MANAGER']);
     const throughExhibit = (await exhibitOnly.get('/org-management/site')).body.sites;
     expect(throughExhibit.map((s: { id: string; role: unknown; canCreate: boolean }) => [s.id, s.role, s.canCreate])).toEqual([
       [siteA.id, null, false],
@@ -77,20 +58,20 @@ describe('GET /org-management/site', () => {
   });
 
   it('shows nothing of other organizations', async () => {
-    const { siteA, siteB, otherSite, outsider } = await world();
+    const { siteA, siteB, otherSite, outsider } = await createWorld(server);
     const ids = (await outsider.get('/org-management/site')).body.sites.map((s: { id: string }) => s.id);
     expect(ids).toEqual([otherSite.id]);
     expect(ids).not.toContain(siteA.id);
     expect(ids).not.toContain(siteB.id);
-    expect((await (await userWith()).get('/org-management/site')).body).toEqual({ sites: [] });
+    expect((await (await userWith(server, )).get('/org-management/site')).body).toEqual({ sites: [] });
     expect((await server.client().get('/org-management/site')).status).toBe(401);
   });
 });
 
 describe('POST /org-management/site', () => {
   it('lets an organization manager create a site with its settings', async () => {
-    const { org } = await world();
-    const manager = await userWith(['organization', org.id, 'MANAGER']);
+    const { org } = await createWorld(server);
+    const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
     const res = await manager.post('/org-management/site', { name: ' Atrium ', organizationId: org.id });
     expect(res.status).toBe(200);
     const site = SiteSchema.parse(res.body);
@@ -113,12 +94,12 @@ describe('POST /org-management/site', () => {
   });
 
   it('refuses developers and site managers (403), outsiders and unknown organizations (404)', async () => {
-    const { org, siteA, exhibit, outsider } = await world();
+    const { org, siteA, exhibit, outsider } = await createWorld(server);
     for (const client of [
-      await userWith(['organization', org.id, 'DEVELOPER']),
-      await userWith(['organization', org.id, 'VIEWER']),
-      await userWith(['site', siteA.id, 'MANAGER']),
-      await userWith(['exhibit', exhibit.id, 'MANAGER']),
+      await userWith(server, ['organization', org.id, 'DEVELOPER']),
+      await userWith(server, ['organization', org.id, 'VIEWER']),
+      await userWith(server, ['site', siteA.id, 'MANAGER']),
+      await userWith(server, ['exhibit', exhibit.id, 'MANAGER']),
     ]) {
       const res = await client.post('/org-management/site', { name: 'Nope', organizationId: org.id });
       expect(res.status).toBe(403);
@@ -132,7 +113,7 @@ describe('POST /org-management/site', () => {
   });
 
   it('names the field of a bad body', async () => {
-    const { org } = await world();
+    const { org } = await createWorld(server);
     const empty = await admin.post('/org-management/site', { name: '', organizationId: org.id });
     expect(empty.status).toBe(400);
     expect(empty.body.response).toBe('name: must not be empty');
@@ -147,8 +128,8 @@ describe('POST /org-management/site', () => {
 
 describe('GET /org-management/site/{id}', () => {
   it('answers the site with its role and settings', async () => {
-    const { org, siteA } = await world();
-    const viewer = await userWith(['organization', org.id, 'VIEWER']);
+    const { org, siteA } = await createWorld(server);
+    const viewer = await userWith(server, ['organization', org.id, 'VIEWER']);
     const res = await viewer.get(`/org-management/site/${siteA.id}`);
     expect(res.status).toBe(200);
     const site = SiteSchema.parse(res.body);
@@ -160,24 +141,24 @@ describe('GET /org-management/site/{id}', () => {
       'site_location',
       'opening_hours',
     ]);
-    const siteManager = await userWith(['organization', org.id, 'VIEWER'], ['site', siteA.id, 'MANAGER']);
+    const siteManager = await userWith(server, ['organization', org.id, 'VIEWER'], ['site', siteA.id, 'MANAGER']);
     expect((await siteManager.get(`/org-management/site/${siteA.id}`)).body).toMatchObject({ role: 'manager', canCreate: true });
   });
 
   it('answers a site seen only through an exhibit grant with role null and no settings', async () => {
-    const { siteA, exhibit } = await world();
-    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'MANAGER']);
+    const { siteA, exhibit } = await createWorld(server);
+    const exhibitOnly = await userWith(server, ['exhibit', exhibit.id, 'MANAGER']);
     const res = await exhibitOnly.get(`/org-management/site/${siteA.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: siteA.id, role: null, canCreate: false, sitesettings: [] });
   });
 
   it('answers 404 to outsiders, to a site manager for a sibling site, and for unknown ids; 400 for a bad id', async () => {
-    const { siteA, siteB, outsider } = await world();
+    const { siteA, siteB, outsider } = await createWorld(server);
     const res = await outsider.get(`/org-management/site/${siteA.id}`);
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain('A wing');
-    const siteManager = await userWith(['site', siteB.id, 'MANAGER']);
+    const siteManager = await userWith(server, ['site', siteB.id, 'MANAGER']);
     expect((await siteManager.get(`/org-management/site/${siteA.id}`)).status).toBe(404);
     expect((await admin.get(`/org-management/site/${UNKNOWN_ID}`)).status).toBe(404);
     const bad = await admin.get(`/org-management/site/${BAD_ID}`);
@@ -188,23 +169,23 @@ describe('GET /org-management/site/{id}', () => {
 
 describe('PUT /org-management/site/{id}', () => {
   it('lets site and organization managers rename it', async () => {
-    const { org, siteA } = await world();
-    const siteManager = await userWith(['site', siteA.id, 'MANAGER']);
+    const { org, siteA } = await createWorld(server);
+    const siteManager = await userWith(server, ['site', siteA.id, 'MANAGER']);
     const res = await siteManager.put(`/org-management/site/${siteA.id}`, { name: 'East wing' });
     expect(res.status).toBe(200);
     expect(SiteSchema.parse(res.body)).toMatchObject({ id: siteA.id, name: 'East wing', role: 'manager' });
-    const orgManager = await userWith(['organization', org.id, 'MANAGER']);
+    const orgManager = await userWith(server, ['organization', org.id, 'MANAGER']);
     const again = await orgManager.put(`/org-management/site/${siteA.id}`, { name: 'West wing' });
     expect(again.status).toBe(200);
     expect((await admin.get(`/org-management/site/${siteA.id}`)).body.name).toBe('West wing');
   });
 
   it('refuses developers and exhibit-only users (403), outsiders (404) and a bad body (400)', async () => {
-    const { org, siteA, exhibit, outsider } = await world();
+    const { org, siteA, exhibit, outsider } = await createWorld(server);
     for (const client of [
-      await userWith(['organization', org.id, 'MANAGER'], ['site', siteA.id, 'DEVELOPER']),
-      await userWith(['site', siteA.id, 'VIEWER']),
-      await userWith(['exhibit', exhibit.id, 'MANAGER']),
+      await userWith(server, ['organization', org.id, 'MANAGER'], ['site', siteA.id, 'DEVELOPER']),
+      await userWith(server, ['site', siteA.id, 'VIEWER']),
+      await userWith(server, ['exhibit', exhibit.id, 'MANAGER']),
     ]) {
       expect((await client.put(`/org-management/site/${siteA.id}`, { name: 'Nope' })).status).toBe(403);
     }
@@ -219,10 +200,10 @@ describe('PUT /org-management/site/{id}', () => {
 describe('DELETE /org-management/site/{id}', () => {
   it('refuses while an exhibit is locked, then deletes the site with its exhibits and hardware', async () => {
     const db = server.deps.db;
-    const { siteA, exhibit } = await world();
+    const { siteA, exhibit } = await createWorld(server);
     const locked = await createExhibit(db, siteA.id, 'Locked one', { manifestLocked: true });
     const [board] = await db.insert(hardware).values({ siteId: siteA.id, name: 'Board' }).returning();
-    const siteManager = await userWith(['site', siteA.id, 'MANAGER']);
+    const siteManager = await userWith(server, ['site', siteA.id, 'MANAGER']);
     const refused = await siteManager.delete(`/org-management/site/${siteA.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
@@ -242,8 +223,8 @@ describe('DELETE /org-management/site/{id}', () => {
   });
 
   it('refuses developers (403) and outsiders (404)', async () => {
-    const { org, siteA, outsider } = await world();
-    const developer = await userWith(['organization', org.id, 'DEVELOPER']);
+    const { org, siteA, outsider } = await createWorld(server);
+    const developer = await userWith(server, ['organization', org.id, 'DEVELOPER']);
     expect((await developer.delete(`/org-management/site/${siteA.id}`)).status).toBe(403);
     expect((await outsider.delete(`/org-management/site/${siteA.id}`)).status).toBe(404);
     expect((await admin.get(`/org-management/site/${siteA.id}`)).status).toBe(200);
@@ -252,9 +233,9 @@ describe('DELETE /org-management/site/{id}', () => {
 
 describe('GET /org-management/site/setting/{siteId}', () => {
   it('answers the inherited organization settings then the site own ones', async () => {
-    const { org, siteA } = await world();
+    const { org, siteA } = await createWorld(server);
     await admin.put(`/org-management/organization/${org.id}/setting/time_zone`, { value: 'Europe/Paris' });
-    const viewer = await userWith(['site', siteA.id, 'VIEWER']);
+    const viewer = await userWith(server, ['site', siteA.id, 'VIEWER']);
     const res = await viewer.get(`/org-management/site/setting/${siteA.id}`);
     expect(res.status).toBe(200);
     const { siteSettings: settings } = SiteSettingsSchema.parse(res.body);
@@ -268,8 +249,8 @@ describe('GET /org-management/site/setting/{siteId}', () => {
   });
 
   it('refuses exhibit-only users (403) and outsiders (404)', async () => {
-    const { siteA, exhibit, outsider } = await world();
-    const exhibitOnly = await userWith(['exhibit', exhibit.id, 'MANAGER']);
+    const { siteA, exhibit, outsider } = await createWorld(server);
+    const exhibitOnly = await userWith(server, ['exhibit', exhibit.id, 'MANAGER']);
     expect((await exhibitOnly.get(`/org-management/site/setting/${siteA.id}`)).status).toBe(403);
     expect((await outsider.get(`/org-management/site/setting/${siteA.id}`)).status).toBe(404);
     expect((await admin.get(`/org-management/site/setting/${BAD_ID}`)).body.response).toBe('siteId: must be a valid id');
@@ -278,8 +259,8 @@ describe('GET /org-management/site/setting/{siteId}', () => {
 
 describe('PUT /org-management/site/setting/{siteId}/{idString}', () => {
   it('lets developers save the site settings', async () => {
-    const { org, siteA } = await world();
-    const developer = await userWith(['organization', org.id, 'DEVELOPER']);
+    const { org, siteA } = await createWorld(server);
+    const developer = await userWith(server, ['organization', org.id, 'DEVELOPER']);
     const res = await developer.put(`/org-management/site/setting/${siteA.id}/site_location`, { value: 'Floor 2' });
     expect(res.status).toBe(200);
     expect(SettingSchema.parse(res.body)).toMatchObject({
@@ -300,7 +281,7 @@ describe('PUT /org-management/site/setting/{siteId}/{idString}', () => {
   });
 
   it('refuses inherited organization settings with the organization-level message', async () => {
-    const { siteA } = await world();
+    const { siteA } = await createWorld(server);
     const res = await admin.put(`/org-management/site/setting/${siteA.id}/time_zone`, { value: 'UTC' });
     expect(res.status).toBe(403);
     expect(res.body.response).toBe('This field may only be modified at the organization level.');
@@ -310,7 +291,7 @@ describe('PUT /org-management/site/setting/{siteId}/{idString}', () => {
   });
 
   it('requires the report URL to start with the allowed prefix', async () => {
-    const { siteA } = await world();
+    const { siteA } = await createWorld(server);
     const res = await admin.put(`/org-management/site/setting/${siteA.id}/external_report_url`, {
       value: 'https://evil.example.com/embed/x',
     });
@@ -322,11 +303,11 @@ describe('PUT /org-management/site/setting/{siteId}/{idString}', () => {
   });
 
   it('refuses viewers and exhibit-only users (403) and outsiders (404)', async () => {
-    const { org, siteA, exhibit, outsider } = await world();
+    const { org, siteA, exhibit, outsider } = await createWorld(server);
     const path = `/org-management/site/setting/${siteA.id}/site_location`;
     for (const client of [
-      await userWith(['organization', org.id, 'MANAGER'], ['site', siteA.id, 'VIEWER']),
-      await userWith(['exhibit', exhibit.id, 'MANAGER']),
+      await userWith(server, ['organization', org.id, 'MANAGER'], ['site', siteA.id, 'VIEWER']),
+      await userWith(server, ['exhibit', exhibit.id, 'MANAGER']),
     ]) {
       expect((await client.put(path, { value: 'x' })).status).toBe(403);
     }

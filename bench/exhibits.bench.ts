@@ -7,11 +7,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import type { ManifestInput, ServerMessage } from '@plinth/shared';
 import { createApiClient } from './lib/api-client.js';
 import type { FromGenerator, LoadExhibit, ToGenerator } from './lib/load-protocol.js';
+import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, runQueueWaitSeconds, startCpuWindow } from './lib/proc-stats.js';
 import { mapLimit, mib, quantile } from './lib/stats.js';
@@ -39,36 +39,24 @@ type Options = {
 };
 
 function readOptions(): Options {
-  const { values } = parseArgs({
-    strict: false,
-    allowPositionals: true,
-    options: {
-      exhibits: { type: 'string' },
-      duration: { type: 'string' },
-      interval: { type: 'string' },
-      ramp: { type: 'string' },
-      generators: { type: 'string' },
-      settle: { type: 'string' },
-      'from-source': { type: 'boolean' },
-    },
+  const values = readFlags({
+    exhibits: { type: 'string' },
+    duration: { type: 'string' },
+    interval: { type: 'string' },
+    ramp: { type: 'string' },
+    generators: { type: 'string' },
+    settle: { type: 'string' },
   });
-  const number = (flag: string | boolean | undefined, env: string | undefined, fallback: number, name: string) => {
-    const raw = typeof flag === 'string' ? flag : env;
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number (got ${raw})`);
-    return value;
-  };
   const env = process.env;
-  const exhibits = Math.round(number(values.exhibits, env.BENCH_EXHIBITS, 2000, 'exhibits'));
+  const exhibits = Math.round(positiveNumber(values.exhibits, env.BENCH_EXHIBITS, 2000, 'exhibits'));
   return {
     exhibits,
-    durationS: number(values.duration, env.BENCH_DURATION, 60, 'duration'),
-    intervalS: number(values.interval, env.BENCH_INTERVAL, 10, 'interval'),
-    rampPerSecond: number(values.ramp, env.BENCH_RAMP, 100, 'ramp'),
-    generators: Math.round(number(values.generators, env.BENCH_GENERATORS, Math.max(1, Math.ceil(exhibits / 1000)), 'generators')),
-    settleS: number(values.settle, env.BENCH_SETTLE, 5, 'settle'),
-    fromSource: values['from-source'] === true || env.BENCH_FROM_SOURCE === '1',
+    durationS: positiveNumber(values.duration, env.BENCH_DURATION, 60, 'duration'),
+    intervalS: positiveNumber(values.interval, env.BENCH_INTERVAL, 10, 'interval'),
+    rampPerSecond: positiveNumber(values.ramp, env.BENCH_RAMP, 100, 'ramp'),
+    generators: Math.round(positiveNumber(values.generators, env.BENCH_GENERATORS, Math.max(1, Math.ceil(exhibits / 1000)), 'generators')),
+    settleS: positiveNumber(values.settle, env.BENCH_SETTLE, 5, 'settle'),
+    fromSource: isFromSource(values),
   };
 }
 

@@ -9,13 +9,13 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { hardwareTopic, type ServerMessage } from '@plinth/shared';
 import { hashSecret, newSecret } from '../apps/server/src/lib/crypto.js';
 import { createApiClient } from './lib/api-client.js';
+import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, startCpuWindow } from './lib/proc-stats.js';
 import { mib, quantile } from './lib/stats.js';
@@ -38,44 +38,32 @@ type Options = {
 };
 
 function readOptions(): Options {
-  const { values } = parseArgs({
-    strict: false,
-    allowPositionals: true,
-    options: {
-      boards: { type: 'string' },
-      rate: { type: 'string' },
-      duration: { type: 'string' },
-      saturate: { type: 'string' },
-      window: { type: 'string' },
-      heartbeat: { type: 'string' },
-      ramp: { type: 'string' },
-      fleets: { type: 'string' },
-      settle: { type: 'string' },
-      'no-baseline': { type: 'boolean' },
-      'from-source': { type: 'boolean' },
-    },
+  const values = readFlags({
+    boards: { type: 'string' },
+    rate: { type: 'string' },
+    duration: { type: 'string' },
+    saturate: { type: 'string' },
+    window: { type: 'string' },
+    heartbeat: { type: 'string' },
+    ramp: { type: 'string' },
+    fleets: { type: 'string' },
+    settle: { type: 'string' },
+    'no-baseline': { type: 'boolean' },
   });
-  const number = (flag: string | boolean | undefined, env: string | undefined, fallback: number, name: string) => {
-    const raw = typeof flag === 'string' ? flag : env;
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number (got ${raw})`);
-    return value;
-  };
   const env = process.env;
-  const boards = Math.round(number(values.boards, env.BENCH_BOARDS, TARGETS.boards, 'boards'));
+  const boards = Math.round(positiveNumber(values.boards, env.BENCH_BOARDS, TARGETS.boards, 'boards'));
   return {
     boards,
-    ratePerSecond: number(values.rate, env.BENCH_RATE, TARGETS.rate, 'rate'),
-    durationS: number(values.duration, env.BENCH_DURATION, 60, 'duration'),
-    saturateS: number(values.saturate, env.BENCH_SATURATE, 15, 'saturate'),
-    window: Math.round(number(values.window, env.BENCH_WINDOW, 200, 'window')),
-    heartbeatMs: number(values.heartbeat, env.BENCH_HEARTBEAT_MS, 16_000, 'heartbeat'),
-    rampPerSecond: number(values.ramp, env.BENCH_RAMP, 250, 'ramp'),
-    fleets: Math.round(number(values.fleets, env.BENCH_FLEETS, Math.max(1, Math.ceil(boards / 5000)), 'fleets')),
-    settleS: number(values.settle, env.BENCH_SETTLE, 5, 'settle'),
+    ratePerSecond: positiveNumber(values.rate, env.BENCH_RATE, TARGETS.rate, 'rate'),
+    durationS: positiveNumber(values.duration, env.BENCH_DURATION, 60, 'duration'),
+    saturateS: positiveNumber(values.saturate, env.BENCH_SATURATE, 15, 'saturate'),
+    window: Math.round(positiveNumber(values.window, env.BENCH_WINDOW, 200, 'window')),
+    heartbeatMs: positiveNumber(values.heartbeat, env.BENCH_HEARTBEAT_MS, 16_000, 'heartbeat'),
+    rampPerSecond: positiveNumber(values.ramp, env.BENCH_RAMP, 250, 'ramp'),
+    fleets: Math.round(positiveNumber(values.fleets, env.BENCH_FLEETS, Math.max(1, Math.ceil(boards / 5000)), 'fleets')),
+    settleS: positiveNumber(values.settle, env.BENCH_SETTLE, 5, 'settle'),
     baseline: values['no-baseline'] !== true && env.BENCH_BASELINE !== '0',
-    fromSource: values['from-source'] === true || env.BENCH_FROM_SOURCE === '1',
+    fromSource: isFromSource(values),
   };
 }
 

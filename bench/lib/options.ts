@@ -1,0 +1,37 @@
+// Command-line and environment options shared by the benchmarks: every number can come from a
+// flag (`--exhibits 100`) or an environment variable (`BENCH_EXHIBITS=100`), the flag winning.
+import { parseArgs } from 'node:util';
+
+/** A flag's value as the lenient parser gives it. */
+export type FlagValue = string | boolean | undefined;
+
+/** The flags a benchmark names, each a string or a boolean switch. */
+export type FlagSpec = Record<string, { type: 'string' | 'boolean' }>;
+
+/**
+ * The benchmark's flags, parsed leniently (unknown flags and the benchmark's name as a
+ * positional are let through, as `npm run bench -- <name> …` passes them), plus `--from-source`
+ * that every benchmark takes.
+ */
+export function readFlags(options: FlagSpec): Record<string, FlagValue> {
+  const { values } = parseArgs({
+    strict: false,
+    allowPositionals: true,
+    options: { ...options, 'from-source': { type: 'boolean' } },
+  });
+  return values;
+}
+
+/** A positive number from the flag, else the environment variable, else `fallback`; throws naming `--name`. */
+export function positiveNumber(flag: FlagValue, env: string | undefined, fallback: number, name: string): number {
+  const raw = typeof flag === 'string' ? flag : env;
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number (got ${raw})`);
+  return value;
+}
+
+/** Whether to run the server from its TypeScript sources (`--from-source` or BENCH_FROM_SOURCE=1) rather than its build. */
+export function isFromSource(values: Record<string, FlagValue>): boolean {
+  return values['from-source'] === true || process.env.BENCH_FROM_SOURCE === '1';
+}

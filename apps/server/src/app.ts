@@ -81,6 +81,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return cached;
     };
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/ws')) return;
+    // The session cookie is SameSite=Lax, which browsers still send on a cross-site top-level GET,
+    // and the spec puts hardware commands on GET. Browsers say where a request comes from; only the
+    // single sign-on flow legitimately arrives from another site.
+    if (request.headers['sec-fetch-site'] === 'cross-site' && !request.url.startsWith('/api/v1/auth/google')) {
+      throw new AppError('Forbidden', 'Requests from other sites are not accepted.');
+    }
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
     request.user = await resolveSession(deps, token);

@@ -55,6 +55,14 @@ describe('sign in and the session cookie', () => {
     expect((await client.get('/auth')).status).toBe(401);
   });
 
+  it('refuses requests a browser marks as coming from another site', async () => {
+    const { client } = await server.signUp();
+    const crossSite = await client.request('GET', '/auth', undefined, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.message).toBe('Requests from other sites are not accepted.');
+    expect((await client.request('GET', '/auth', undefined, { 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+  });
+
   it('lists GENERIC only when single sign-on is not configured', async () => {
     const res = await server.client().get('/auth/login-methods');
     expect(res.body).toEqual({ methods: ['GENERIC'] });

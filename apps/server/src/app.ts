@@ -93,6 +93,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.sessionTokenHash = request.user ? hashSecret(token) : null;
   });
 
+  const analyticsOrigin = deps.config.ANALYTICS_URL ? new URL(deps.config.ANALYTICS_URL).origin : '';
+  const contentSecurityPolicy = [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Mantine sets inline style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    // Profile pictures come from the identity provider.
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${analyticsOrigin}`.trim(),
+    // The site report and the content manager are external pages shown in frames.
+    'frame-src https: http:',
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('content-security-policy', contentSecurityPolicy);
+    return payload;
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(error);
     if (status >= 500) request.log.error({ err: error }, 'request failed');

@@ -55,6 +55,14 @@ describe('sign in and the session cookie', () => {
     expect((await client.get('/auth')).status).toBe(401);
   });
 
+  it('sends the security headers on every answer', async () => {
+    const res = await server.client().get('/auth/login-methods');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
   it('refuses requests a browser marks as coming from another site', async () => {
     const { client } = await server.signUp();
     const crossSite = await client.request('GET', '/auth', undefined, { 'sec-fetch-site': 'cross-site' });

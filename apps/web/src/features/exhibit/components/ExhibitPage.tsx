@@ -28,9 +28,8 @@ import { useOrganization, useSite } from '../../../api/organizations';
 import { queryKeys } from '../../../api/query-keys';
 import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
-import { LockedExhibitDialog, lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
-import { NameDialog } from '../../../components/dialogs/NameDialog';
-import { TypeToDeleteDialog } from '../../../components/dialogs/TypeToDeleteDialog';
+import { lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
+import { ItemEditDialogs } from '../../../components/dialogs/ItemEditDialogs';
 import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
 import { LeftNav } from '../../../components/LeftNav';
 import { ApiError } from '../../../lib/api-client';
@@ -292,27 +291,13 @@ function ExhibitScreen() {
           </Tabs.Panel>
         </Tabs>
       </Stack>
-      <NameDialog
-        opened={dialog === 'rename'}
-        onClose={() => setDialog(null)}
-        title="Edit exhibit name"
-        label="Name"
-        initialValue={current.name}
-        confirmLabel="Save"
-        requireChange
-        onSubmit={handleRename}
-      />
-      <TypeToDeleteDialog
-        opened={dialog === 'delete'}
-        onClose={() => setDialog((d) => (d === 'delete' ? null : d))}
+      <ItemEditDialogs
         itemType="exhibit"
         itemName={current.name}
-        onConfirm={handleDelete}
-      />
-      <LockedExhibitDialog
-        opened={dialog === 'locked'}
-        onClose={() => setDialog(null)}
-        itemType="exhibit"
+        open={dialog}
+        onClose={(which) => setDialog((d) => (d === which ? null : d))}
+        onRename={handleRename}
+        onDelete={handleDelete}
         lockedExhibits={[{ id: current.id, name: current.name }]}
       />
       <ConfirmDialog

@@ -9,8 +9,7 @@ import { deleteHardware, updateHardware, useExhibitsBySites, useHardware, useHar
 import { queryKeys } from '../../../api/query-keys';
 import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
-import { NameDialog } from '../../../components/dialogs/NameDialog';
-import { TypeToDeleteDialog } from '../../../components/dialogs/TypeToDeleteDialog';
+import { ItemEditDialogs } from '../../../components/dialogs/ItemEditDialogs';
 import { LeftNav } from '../../../components/LeftNav';
 import { ApiError } from '../../../lib/api-client';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
@@ -223,22 +222,13 @@ export function HardwarePage() {
           )}
         </Tabs>
       </Stack>
-      <NameDialog
-        opened={dialog === 'rename'}
-        onClose={() => setDialog(null)}
-        title="Edit hardware name"
-        label="Name"
-        initialValue={current.name}
-        confirmLabel="Save"
-        requireChange
-        onSubmit={handleRename}
-      />
-      <TypeToDeleteDialog
-        opened={dialog === 'delete'}
-        onClose={() => setDialog((d) => (d === 'delete' ? null : d))}
+      <ItemEditDialogs
         itemType="hardware"
         itemName={current.name}
-        onConfirm={handleDelete}
+        open={dialog}
+        onClose={(which) => setDialog((d) => (d === which ? null : d))}
+        onRename={handleRename}
+        onDelete={handleDelete}
       />
       <ConfirmDialog
         opened={dialog === 'debug'}

@@ -7,9 +7,8 @@ import { deleteOrganization, renameOrganization, useOrganization } from '../../.
 import { useExhibitsBySites } from '../../../api/devices';
 import { queryKeys } from '../../../api/query-keys';
 import { paths } from '../../../app/paths';
-import { LockedExhibitDialog, lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
-import { NameDialog } from '../../../components/dialogs/NameDialog';
-import { TypeToDeleteDialog } from '../../../components/dialogs/TypeToDeleteDialog';
+import { lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
+import { ItemEditDialogs } from '../../../components/dialogs/ItemEditDialogs';
 import { OrganizationSettingsTab } from './OrganizationSettingsTab';
 import { OrganizationSitesTab } from './OrganizationSitesTab';
 import { OrganizationUsersTab } from './OrganizationUsersTab';
@@ -141,27 +140,13 @@ export function OrganizationPage() {
           </Tabs.Panel>
         )}
       </Tabs>
-      <NameDialog
-        opened={dialog === 'rename'}
-        onClose={() => setDialog(null)}
-        title="Edit organization name"
-        label="Name"
-        initialValue={org.name}
-        confirmLabel="Save"
-        requireChange
-        onSubmit={handleRename}
-      />
-      <TypeToDeleteDialog
-        opened={dialog === 'delete'}
-        onClose={() => setDialog((d) => (d === 'delete' ? null : d))}
+      <ItemEditDialogs
         itemType="organization"
         itemName={org.name}
-        onConfirm={handleDelete}
-      />
-      <LockedExhibitDialog
-        opened={dialog === 'locked'}
-        onClose={() => setDialog(null)}
-        itemType="organization"
+        open={dialog}
+        onClose={(which) => setDialog((d) => (d === which ? null : d))}
+        onRename={handleRename}
+        onDelete={handleDelete}
         lockedExhibits={lockedFromServer ?? lockedKnown}
       />
     </Stack>

@@ -11,9 +11,9 @@ import { addSiteUser, useSitePermissions } from '../../../api/permissions';
 import { queryKeys } from '../../../api/query-keys';
 import { paths } from '../../../app/paths';
 import { CreateExhibitDialog } from '../../../components/CreateExhibitDialog';
-import { LockedExhibitDialog, lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
+import { lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
+import { ItemEditDialogs } from '../../../components/dialogs/ItemEditDialogs';
 import { NameDialog } from '../../../components/dialogs/NameDialog';
-import { TypeToDeleteDialog } from '../../../components/dialogs/TypeToDeleteDialog';
 import { LeftNav } from '../../../components/LeftNav';
 import { UsersListAddDialog } from '../../../components/UsersListAddDialog';
 import { ApiError } from '../../../lib/api-client';
@@ -312,27 +312,13 @@ export function SitePage() {
           )}
         </Tabs>
       </Stack>
-      <NameDialog
-        opened={dialog === 'rename'}
-        onClose={() => setDialog(null)}
-        title="Edit site name"
-        label="Name"
-        initialValue={current.name}
-        confirmLabel="Save"
-        requireChange
-        onSubmit={handleRename}
-      />
-      <TypeToDeleteDialog
-        opened={dialog === 'delete'}
-        onClose={() => setDialog((d) => (d === 'delete' ? null : d))}
+      <ItemEditDialogs
         itemType="site"
         itemName={current.name}
-        onConfirm={handleDelete}
-      />
-      <LockedExhibitDialog
-        opened={dialog === 'locked'}
-        onClose={() => setDialog(null)}
-        itemType="site"
+        open={dialog}
+        onClose={(which) => setDialog((d) => (d === which ? null : d))}
+        onRename={handleRename}
+        onDelete={handleDelete}
         lockedExhibits={lockedFromServer ?? lockedKnown}
       />
       <CreateExhibitDialog opened={dialog === 'createExhibit'} onClose={() => setDialog(null)} onSubmit={handleCreateExhibit} />

@@ -33,7 +33,14 @@ import {
   verifyHardwareToken,
   type ConnectionReason,
 } from '../modules/hardware-runtime/hardware-state.repository.js';
-import { readPeripherals, writeHeartbeats, writePropValues, type HeartbeatWrite, type PropWrite } from './hardware-ingest.repository.js';
+import {
+  readLastWrite,
+  readPeripherals,
+  writeHeartbeats,
+  writePropValues,
+  type HeartbeatWrite,
+  type PropWrite,
+} from './hardware-ingest.repository.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker.js';
 import { createDynsecProvisioner, type DynsecProvisioner } from './mqtt-dynsec.js';
 import { connectMqttLink, createInProcessLink, type MqttLink } from './mqtt-link.js';
@@ -90,6 +97,8 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
   const emit = (hardwareId: string, event: RealtimeEvent) => hub.publish(topicFor('hardware', hardwareId), event);
 
   let broker: EmbeddedBroker | null = null;
+  /** With an external broker, other server instances may be handling part of each board's traffic. */
+  const isShared = Boolean(deps.config.MQTT_URL);
   let link: MqttLink;
   let dynsec: DynsecProvisioner | null = null;
 
@@ -147,6 +156,21 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
       hardwareId,
       new Map(peripherals.map((p) => [p.id, { name: p.name, types: new Map(p.props.map((prop) => [prop.name, prop.type])) }])),
     );
+  };
+  /**
+   * The name and type of a board's prop. One this instance does not know is looked up again: the
+   * board may have announced it through another server instance.
+   */
+  const lookupProp = async (hardwareId: string, peripheralId: string, propName: string) => {
+    const find = () => {
+      const peripheral = boardProps.get(hardwareId)?.get(peripheralId);
+      const propType = peripheral?.types.get(propName);
+      return peripheral && propType !== undefined ? { periphName: peripheral.name, propType } : null;
+    };
+    const known = find();
+    if (known) return known;
+    rememberPeripherals(hardwareId, await readPeripherals(db, hardwareId));
+    return find();
   };
   const propWrites = new Map<string, PropWrite>();
   let propTimer: NodeJS.Timeout | null = null;
@@ -206,8 +230,13 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
       case 'status': {
         const status = parsePayload(StatusMessageSchema, payload);
         if (!status) return;
-        if (status.online) await touch(hardwareId, undefined, 'connect');
-        else await changeOnline(hardwareId, false, 'will');
+        if (status.online) {
+          // A connect is online whatever this instance last heard: the offline before it may
+          // have been handled by another server instance.
+          const known = lastSeen.get(hardwareId);
+          lastSeen.set(hardwareId, { at: Date.now(), windowMs: known?.windowMs ?? DEFAULT_HEARTBEAT_MS * HEARTBEAT_MISSES_BEFORE_OFFLINE });
+          await changeOnline(hardwareId, true, 'connect');
+        } else await changeOnline(hardwareId, false, 'will');
         return;
       }
       case 'announce': {
@@ -219,8 +248,13 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         if (!row) return;
         rememberPeripherals(hardwareId, row.peripherals);
         emit(hardwareId, { type: 'hardware.updated', hardwareId });
-        // The board learns the debug state the console last chose.
+        // The board learns the debug state the console last chose. A switch made meanwhile (on
+        // any server instance) may have been sent before this: read again and send it last.
         await publishCommand(hardwareId, { command: 'debug', correlationId: randomUUID(), on: row.controlDebug });
+        const latest = await getRuntimeRow(db, hardwareId);
+        if (latest && latest.controlDebug !== row.controlDebug) {
+          await publishCommand(hardwareId, { command: 'debug', correlationId: randomUUID(), on: latest.controlDebug });
+        }
         return;
       }
       case 'heartbeat': {
@@ -235,17 +269,15 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         const message = parsePayload(PropMessageSchema, payload);
         if (!message) return;
         await touch(hardwareId);
-        if (!boardProps.has(hardwareId)) rememberPeripherals(hardwareId, await readPeripherals(db, hardwareId));
-        const peripheral = boardProps.get(hardwareId)?.get(message.peripheralId);
-        const propType = peripheral?.types.get(message.propName);
-        if (!peripheral || propType === undefined) return;
+        const prop = await lookupProp(hardwareId, message.peripheralId, message.propName);
+        if (!prop) return;
         emit(hardwareId, {
           type: 'hardware.prop',
           hardwareId,
-          propType,
+          propType: prop.propType,
           propName: message.propName,
           propValue: message.value,
-          periphName: peripheral.name,
+          periphName: prop.periphName,
         });
         storeProp({ hardwareId, peripheralId: message.peripheralId, propName: message.propName, value: message.value });
         return;
@@ -327,13 +359,30 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     await link.subscribe(`${MQTT_TOPIC_ROOT}/+/+`, onMessage);
   }
 
+  /**
+   * A board this instance has not heard within its window. With shared board traffic another
+   * instance may be hearing it (the broker can hand all its heartbeats to one instance): it is
+   * offline only when its row shows no write within the window either.
+   */
+  const timeOut = async (hardwareId: string, windowMs: number) => {
+    if (isShared) {
+      const heardAt = await readLastWrite(db, hardwareId);
+      const silentMs = heardAt ? clock.now().getTime() - heardAt.getTime() : Number.POSITIVE_INFINITY;
+      if (silentMs <= windowMs) {
+        if (!lastSeen.has(hardwareId)) lastSeen.set(hardwareId, { at: Date.now() - Math.max(0, silentMs), windowMs });
+        return;
+      }
+    }
+    await changeOnline(hardwareId, false, 'timeout');
+  };
+
   const watchdogMs = options.watchdogMs ?? 250;
   const watchdog = setInterval(() => {
     const now = Date.now();
     for (const [hardwareId, seen] of lastSeen) {
       if (now - seen.at <= seen.windowMs) continue;
       lastSeen.delete(hardwareId);
-      enqueue(hardwareId, () => changeOnline(hardwareId, false, 'timeout'));
+      enqueue(hardwareId, () => timeOut(hardwareId, seen.windowMs));
     }
   }, watchdogMs);
   watchdog.unref();

@@ -60,3 +60,15 @@ export async function readPeripherals(db: Db, hardwareId: string): Promise<Perip
   const row = (result as unknown as { rows: { peripherals: unknown }[] }).rows[0];
   return Array.isArray(row?.peripherals) ? (row.peripherals as Peripheral[]) : [];
 }
+
+/**
+ * When the board's row was last written (heartbeats, props, announces, online changes): with
+ * several server instances sharing board traffic, another instance may be hearing a board this
+ * one has not heard for a while, and its writes show it.
+ */
+export async function readLastWrite(db: Db, hardwareId: string): Promise<Date | null> {
+  const result = await db.execute(sql`select updated_at from hardware where id = ${hardwareId}`);
+  const value = (result as unknown as { rows: { updated_at: unknown }[] }).rows[0]?.updated_at;
+  if (value === undefined || value === null) return null;
+  return value instanceof Date ? value : new Date(String(value));
+}

@@ -28,12 +28,21 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   return { url: databaseUrl(name), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
 }
 
+/** How a test server is started beyond its configuration. */
+export type TestServerOptions = {
+  /**
+   * An existing database (e.g. another test server's `databaseUrl`) instead of a fresh one, for
+   * several instances of one deployment. It is left in place when this server stops.
+   */
+  databaseUrl?: string;
+};
+
 /**
  * The real server on ephemeral ports, against a fresh PostgreSQL database, with a real SMTP
  * capture. `env` overrides configuration.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const mail = new MailCapture();
   const smtpUrl = await mail.start();
   const config = loadConfig({

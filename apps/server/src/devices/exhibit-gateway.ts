@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   EXHIBIT_AUTH_TIMEOUT_MS,
   EXHIBIT_CLOSE,
@@ -14,6 +15,7 @@ import {
 import { exhibitConnections, exhibits } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
+import type { RealtimeHub } from '../realtime/hub.js';
 import {
   acknowledge,
   pushSync,
@@ -32,19 +34,23 @@ export type OfflineReason = 'closed' | 'timeout' | 'revoked' | 'replaced' | 'del
 /**
  * The exhibit side: SDK connections on /ws (`?client=exhibit`), their online state and
  * heartbeat, and what the console sends to exhibits (controls, settings, op mode).
- * Connections live on the node that accepted them; `send` answers whether one was reached.
+ * A connection lives on the node that accepted it; what any node sends to an exhibit goes
+ * through the realtime hub (`exhibit-device:{id}`) to the node that holds the connection, so
+ * several nodes behave as one. Whether an exhibit is online is `exhibits.online` in the database.
  */
 export type ExhibitGateway = {
-  /** True while the exhibit has a live, authenticated SDK connection on this node. */
-  isConnected: (exhibitId: string) => boolean;
   /** True for an upgrade request meant for the gateway (`/ws?client=exhibit`). */
   isExhibitSocket: (request: FastifyRequest) => boolean;
   /** Takes over an SDK socket: auth message, then manifest, statuses, acks, logs. */
   accept: (socket: WebSocket, request: FastifyRequest) => void;
-  /** Sends to the exhibit's connection; false when there is none (the exhibit is offline). */
-  send: (exhibitId: string, message: GatewayMessage) => boolean;
-  /** Closes the connections authenticated with a token (it was revoked). */
-  disconnectToken: (tokenId: string) => void;
+  /**
+   * Sends to the exhibit wherever its connection is: written directly when this node holds it,
+   * else handed to the node that does; dropped when no node does (callers check
+   * `exhibits.online` first when the sender must know).
+   */
+  send: (exhibitId: string, message: GatewayMessage) => void;
+  /** Closes the connections of the exhibit authenticated with a token (it was revoked), on any node. */
+  disconnectToken: (exhibitId: string, tokenId: string) => void;
   /** Pings live connections and drops those not heard from within the offline window. */
   sweep: () => void;
   /** Number of authenticated connections (for the benchmark and health). */
@@ -52,7 +58,49 @@ export type ExhibitGateway = {
   close: () => Promise<void>;
 };
 
+/**
+ * What nodes tell each other about one exhibit's connection, on the hub topic
+ * `exhibit-device:{id}`; no console socket can subscribe to it (they get `exhibit:` and
+ * `hardware:` topics only), and it is not a RealtimeEvent.
+ */
+type DeviceMessage =
+  /** Write this to the exhibit (sent by a node that does not hold the connection). */
+  | { type: 'device.send'; message: GatewayMessage }
+  /** A token was revoked: close the connections opened with it. */
+  | { type: 'device.revoke'; tokenId: string }
+  /** A connection of the exhibit authenticated at `at` (ms): older ones, on any node, close as replaced. */
+  | { type: 'device.takeover'; connectionId: string; at: number };
+
+/** The hub topic on which the node holding an exhibit's connection listens. */
+export function deviceTopicFor(exhibitId: string): string {
+  return `exhibit-device:${exhibitId}`;
+}
+
+type DeviceChannel = {
+  publish: (exhibitId: string, message: DeviceMessage) => void;
+  subscribe: (exhibitId: string, listener: (message: DeviceMessage) => void) => () => void;
+};
+
+/**
+ * Device messages ride on the realtime hub, which carries any JSON by topic (in process and
+ * through Redis alike); only the gateway reads or writes these topics.
+ */
+function deviceChannel(hub: RealtimeHub): DeviceChannel {
+  const raw = hub as unknown as {
+    publish: (topic: string, message: DeviceMessage) => void;
+    subscribe: (topic: string, listener: (message: DeviceMessage) => void) => () => void;
+  };
+  return {
+    publish: (exhibitId, message) => raw.publish(deviceTopicFor(exhibitId), message),
+    subscribe: (exhibitId, listener) => raw.subscribe(deviceTopicFor(exhibitId), listener),
+  };
+}
+
 type Connection = {
+  /** Tells this connection apart from the exhibit's connections on other nodes. */
+  id: string;
+  /** When it authenticated (ms), to ignore a takeover from an older connection that arrives late. */
+  authenticatedAt: number;
   socket: WebSocket;
   remoteAddress: string;
   exhibitId: string | null;
@@ -69,6 +117,9 @@ type Connection = {
 
 export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
   const current = new Map<string, Connection>();
+  const devices = deviceChannel(deps.hub);
+  /** The `lastOnlineChange` this node wrote when it last marked each exhibit online. */
+  const onlineStamps = new Map<string, Date>();
   const all = new Set<Connection>();
   const pending = new Set<Promise<unknown>>();
   let closing = false;
@@ -115,12 +166,17 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
   async function setOnline(connection: Connection, online: boolean): Promise<void> {
     const exhibitId = connection.exhibitId!;
     const at = deps.clock.now();
+    // Going offline applies only if no node marked the exhibit online since this node did: the
+    // exhibit may already have reconnected through another node.
+    const stamp = online ? undefined : onlineStamps.get(exhibitId);
+    if (!online) onlineStamps.delete(exhibitId);
     const [row] = await deps.db
       .update(exhibits)
       .set({ online, lastOnlineChange: at })
-      .where(eq(exhibits.id, exhibitId))
+      .where(stamp ? and(eq(exhibits.id, exhibitId), eq(exhibits.lastOnlineChange, stamp)) : eq(exhibits.id, exhibitId))
       .returning({ opMode: exhibits.opMode });
-    if (!row) return; // deleted meanwhile
+    if (!row) return; // deleted meanwhile, or online again through another node
+    if (online) onlineStamps.set(exhibitId, at);
     await deps.db.insert(exhibitConnections).values({
       exhibitId,
       online,
@@ -171,12 +227,27 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     clearTimeout(connection.authTimer);
     connection.exhibitId = exhibitId;
     connection.tokenId = tokenId;
+    connection.authenticatedAt = now();
     const previous = current.get(exhibitId);
     current.set(exhibitId, connection);
     if (previous) drop(previous, EXHIBIT_CLOSE.replaced, 'replaced', 'another connection of this exhibit took over');
-    connection.unsubscribe = deps.hub.subscribe(topicFor('exhibit', exhibitId), (event) => {
+    const offDeleted = deps.hub.subscribe(topicFor('exhibit', exhibitId), (event) => {
       if (event.type === 'exhibit.deleted') drop(connection, EXHIBIT_CLOSE.deleted, 'deleted', 'the exhibit was deleted');
     });
+    const offDevice = devices.subscribe(exhibitId, (message) => {
+      if (message.type === 'device.send') {
+        if (current.get(exhibitId) === connection) write(connection, message.message);
+      } else if (message.type === 'device.revoke') {
+        if (connection.tokenId === message.tokenId) drop(connection, EXHIBIT_CLOSE.unauthorized, 'revoked', 'token revoked');
+      } else if (message.connectionId !== connection.id && message.at >= connection.authenticatedAt) {
+        drop(connection, EXHIBIT_CLOSE.replaced, 'replaced', 'another connection of this exhibit took over');
+      }
+    });
+    connection.unsubscribe = () => {
+      offDeleted();
+      offDevice();
+    };
+    devices.publish(exhibitId, { type: 'device.takeover', connectionId: connection.id, at: connection.authenticatedAt });
     // Queued now, before any await, so that an "offline" from a quick close comes after it.
     const markedOnline = previous ? Promise.resolve() : queueOnline(connection, true);
     const [row] = await deps.db.select({ name: exhibits.name }).from(exhibits).where(eq(exhibits.id, exhibitId));
@@ -269,10 +340,6 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
   heartbeat.unref();
 
   return {
-    isConnected: (exhibitId) => {
-      const connection = current.get(exhibitId);
-      return Boolean(connection && connection.socket.readyState === connection.socket.OPEN);
-    },
     isExhibitSocket: (request) => (request.query as Record<string, unknown> | undefined)?.client === 'exhibit',
     accept(socket, request) {
       if (closing) {
@@ -280,6 +347,8 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
         return;
       }
       const connection: Connection = {
+        id: randomUUID(),
+        authenticatedAt: 0,
         socket,
         remoteAddress: request.ip,
         exhibitId: null,
@@ -317,12 +386,14 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     },
     send(exhibitId, message) {
       const connection = current.get(exhibitId);
-      return connection ? write(connection, message) : false;
+      if (connection && write(connection, message)) return;
+      devices.publish(exhibitId, { type: 'device.send', message });
     },
-    disconnectToken(tokenId) {
+    disconnectToken(exhibitId, tokenId) {
       for (const connection of all) {
         if (connection.tokenId === tokenId) drop(connection, EXHIBIT_CLOSE.unauthorized, 'revoked', 'token revoked');
       }
+      devices.publish(exhibitId, { type: 'device.revoke', tokenId });
     },
     sweep,
     connectionCount: () => current.size,
@@ -352,10 +423,9 @@ export async function listConnectionHistory(deps: AppDeps, exhibitId: string, li
 /** A gateway with no connections, for command-line tools that reach services without the server. */
 export function createDetachedExhibitGateway(): ExhibitGateway {
   return {
-    isConnected: () => false,
     isExhibitSocket: () => false,
     accept: (socket) => socket.close(1013, 'not accepting exhibit connections'),
-    send: () => false,
+    send: () => undefined,
     disconnectToken: () => undefined,
     sweep: () => undefined,
     connectionCount: () => 0,

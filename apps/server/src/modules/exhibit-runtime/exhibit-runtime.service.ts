@@ -56,14 +56,17 @@ export async function getManifest(deps: AppDeps, exhibitId: string, rights: Mani
   };
 }
 
-/** Sends every current value (and the op mode) to the exhibit, if connected. */
+/** Sends every current value (and the op mode) to the exhibit, if it is online (on any node). */
 export async function pushSync(deps: AppDeps, exhibitId: string): Promise<void> {
-  if (!deps.exhibitGateway.isConnected(exhibitId)) return;
   const [state, rows] = await Promise.all([getExhibitState(deps.db, exhibitId), loadRuntimeRows(deps.db, exhibitId)]);
+  if (!state.online) return;
   deps.exhibitGateway.send(exhibitId, presentSync(rows, state.opMode));
 }
 
-/** Fires a control; the exhibit must be connected (409 ExhibitOffline otherwise). */
+/**
+ * Fires a control; the exhibit must be online, as the database says, whichever node holds its
+ * connection (409 ExhibitOffline otherwise).
+ */
 export async function fireControl(deps: AppDeps, exhibitId: string, controlId: string, itemId: string | undefined): Promise<void> {
   const state = await getExhibitState(deps.db, exhibitId);
   const [control] = await deps.db
@@ -86,8 +89,8 @@ export async function fireControl(deps: AppDeps, exhibitId: string, controlId: s
   if (control.enabledOpMode !== 'none' && state.online && control.enabledOpMode !== state.opMode) {
     throw new AppError('Conflict', `The control "${control.display}" is only available when the op mode is ${control.enabledOpMode}.`);
   }
-  const delivered = deps.exhibitGateway.send(exhibitId, { type: 'control', id: control.manifestId, ...(item ? { itemId: item } : {}) });
-  if (!delivered) throw new AppError('ExhibitOffline');
+  if (!state.online) throw new AppError('ExhibitOffline');
+  deps.exhibitGateway.send(exhibitId, { type: 'control', id: control.manifestId, ...(item ? { itemId: item } : {}) });
 }
 
 function byIdOrManifestId(table: { id: AnyPgColumn; manifestId: AnyPgColumn }, key: string) {

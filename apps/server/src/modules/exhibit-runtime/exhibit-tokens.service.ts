@@ -40,8 +40,8 @@ export async function findExhibitToken(deps: AppDeps, tokenId: string): Promise<
 
 /** Deletes a token and disconnects the exhibits that authenticated with it. */
 export async function deleteExhibitToken(deps: AppDeps, tokenId: string): Promise<void> {
-  await deps.db.delete(exhibitTokens).where(eq(exhibitTokens.id, tokenId));
-  deps.exhibitGateway.disconnectToken(tokenId);
+  const [row] = await deps.db.delete(exhibitTokens).where(eq(exhibitTokens.id, tokenId)).returning({ exhibitId: exhibitTokens.exhibitId });
+  if (row) deps.exhibitGateway.disconnectToken(row.exhibitId, tokenId);
 }
 
 /**

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import type { ManifestInput, ServerMessage } from '@plinth/shared';
 import { createApiClient } from './lib/api-client.js';
 import type { FromGenerator, LoadExhibit, ToGenerator } from './lib/load-protocol.js';
+import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
 import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, runQueueWaitSeconds, startCpuWindow } from './lib/proc-stats.js';
@@ -169,29 +170,12 @@ function totals(generators: Generator[]) {
   };
 }
 
-async function stopGenerators(generators: Generator[]): Promise<void> {
-  await Promise.all(
-    generators.map(async ({ child }) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      if (child.connected) child.send({ type: 'close' } satisfies ToGenerator);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }),
+function stopGenerators(generators: Generator[]): Promise<void> {
+  return stopLoadProcesses(
+    generators.map((g) => g.child),
+    { type: 'close' } satisfies ToGenerator,
+    10_000,
   );
-}
-
-async function onlineCount(server: BenchServer): Promise<number> {
-  const [row] = await server.query<{ n: string }>('select count(*) as n from exhibits where online');
-  return Number(row?.n ?? 0);
-}
-
-/** PostgreSQL backend processes serving the benchmark database (their CPU is the server's database work). */
-async function databasePids(server: BenchServer): Promise<number[]> {
-  const name = new URL(server.databaseUrl).pathname.slice(1);
-  const rows = await server.query<{ pid: number }>(`select pid from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
-  return rows.map((r) => r.pid);
 }
 
 type Figure = { label: string; value: string; target?: string; ok?: boolean };
@@ -261,7 +245,7 @@ async function main(): Promise<void> {
     if (afterRamp.failed) log(`${afterRamp.failed} exhibits failed: ${afterRamp.errors.join('; ')}`);
     await sleep(options.settleS * 1000);
     const connected = await settledMemory(server);
-    const heldAfterRamp = await onlineCount(server);
+    const heldAfterRamp = await onlineCount(server, 'exhibits');
     log(`${afterRamp.ready} exhibits ready in ${rampS.toFixed(1)} s; the server has ${heldAfterRamp} online`);
 
     // Steady state: statuses spread evenly over each interval, for the measured duration.
@@ -295,7 +279,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 100 && generators.some((g) => !g.sent); i++) await sleep(100);
     await sleep(2000); // the last statuses in flight
     const rssEnd = rssBytes(server.pid) ?? Number.NaN;
-    const heldAtEnd = await onlineCount(server);
+    const heldAtEnd = await onlineCount(server, 'exhibits');
     const end = totals(generators);
     const sent = generators.reduce((n, g) => n + (g.sent?.sent ?? 0), 0);
     const sentOffline = generators.reduce((n, g) => n + (g.sent?.sentOffline ?? 0), 0);

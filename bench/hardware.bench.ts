@@ -15,6 +15,7 @@ import WebSocket from 'ws';
 import { hardwareTopic, type ServerMessage } from '@plinth/shared';
 import { hashSecret, newSecret } from '../apps/server/src/lib/crypto.js';
 import { createApiClient } from './lib/api-client.js';
+import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
 import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, startCpuWindow } from './lib/proc-stats.js';
@@ -215,29 +216,12 @@ function totals(fleets: Fleet[]) {
   };
 }
 
-async function stopFleets(fleets: Fleet[]): Promise<void> {
-  await Promise.all(
-    fleets.map(async ({ child }) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      tell({ child } as Fleet, { type: 'close' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
-    }),
+function stopFleets(fleets: Fleet[]): Promise<void> {
+  return stopLoadProcesses(
+    fleets.map((f) => f.child),
+    { type: 'close' } satisfies ToFleet,
+    30_000,
   );
-}
-
-async function onlineCount(server: BenchServer): Promise<number> {
-  const [row] = await server.query<{ n: string }>('select count(*) as n from hardware where online');
-  return Number(row?.n ?? 0);
-}
-
-/** PostgreSQL backend processes serving the benchmark database (their CPU is the server's database work). */
-async function databasePids(server: BenchServer): Promise<number[]> {
-  const name = new URL(server.databaseUrl).pathname.slice(1);
-  const rows = await server.query<{ pid: number }>(`select pid from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
-  return rows.map((r) => r.pid);
 }
 
 /** Runs the closed loop: fleets keep `window` changes in flight, acknowledged as the console sees them. */
@@ -426,11 +410,11 @@ async function main(): Promise<void> {
     const afterRamp = totals(fleets);
     if (afterRamp.failed) log(`${afterRamp.failed} boards failed: ${afterRamp.errors.join('; ')}`);
     // The server works through its backlog (announces, heartbeats) before memory is read.
-    for (let i = 0; i < 120 && (await onlineCount(server)) < afterRamp.ready; i++) await sleep(500);
+    for (let i = 0; i < 120 && (await onlineCount(server, 'hardware')) < afterRamp.ready; i++) await sleep(500);
     await sleep(options.settleS * 1000);
     const rssConnected = await steadyRss(server.pid);
     const gcConnected = await server.memory();
-    const heldAfterRamp = await onlineCount(server);
+    const heldAfterRamp = await onlineCount(server, 'hardware');
     log(`${afterRamp.ready} boards ready in ${rampS.toFixed(1)} s; the server has ${heldAfterRamp} online; RSS ${mib(rssConnected)}`);
 
     // Steady state: the open-loop prop stream over the heartbeats.
@@ -464,7 +448,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 100 && consoleSocket.latenciesMs.length < sent; i++) await sleep(100);
     const latencies = [...consoleSocket.latenciesMs].sort((a, b) => a - b);
     const rssEnd = await steadyRss(server.pid);
-    const heldAtEnd = await onlineCount(server);
+    const heldAtEnd = await onlineCount(server, 'hardware');
     const end = totals(fleets);
     log(`steady state done: ${latencies.length} of ${sent} prop changes seen, p99 ${ms(quantile(latencies, 0.99))}`);
 

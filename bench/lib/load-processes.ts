@@ -1,0 +1,32 @@
+import type { ChildProcess } from 'node:child_process';
+import type { BenchServer } from './plinth-server.js';
+
+/**
+ * Asks each load process to close (its `close` message), waits for it to exit, and kills the
+ * ones still running after `graceMs`.
+ */
+export async function stopLoadProcesses(children: ChildProcess[], closeMessage: object, graceMs: number): Promise<void> {
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      if (child.connected) child.send(closeMessage);
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+/** How many exhibits or boards the server has stored as online. */
+export async function onlineCount(server: BenchServer, table: 'exhibits' | 'hardware'): Promise<number> {
+  const [row] = await server.query<{ n: string }>(`select count(*) as n from ${table} where online`);
+  return Number(row?.n ?? 0);
+}
+
+/** PostgreSQL backend processes serving the benchmark database (their CPU is the server's database work). */
+export async function databasePids(server: BenchServer): Promise<number[]> {
+  const name = new URL(server.databaseUrl).pathname.slice(1);
+  const rows = await server.query<{ pid: number }>(`select pid from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+  return rows.map((r) => r.pid);
+}

@@ -3,6 +3,7 @@ import {
   boolean,
   doublePrecision,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -49,6 +50,20 @@ export const sessions = pgTable(
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
+
+/**
+ * Failed attempts at sign-in, password reset and invitations, by key (for example
+ * `login:account:<email>` or `login:ip:<address>`), shared by every server node. A key with too
+ * many recent failures is blocked until `blocked_until`.
+ */
+export const authThrottles = pgTable('auth_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  /** When the first failure of the current window happened. */
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
 
 /**
  * One-use links: reset password (24 h), create account (7 days), and the setup link printed at
@@ -168,6 +183,11 @@ export const hardware = pgTable(
     /** Announced peripherals: [{ id, name, props: [...] }]. */
     peripherals: jsonb('peripherals').notNull().default([]),
     lastOnlineChange: timestamp('last_online_change', { withTimezone: true }),
+    /** MQTT messages from the board that failed validation and were dropped (its health). */
+    invalidMessages: integer('invalid_messages').notNull().default(0),
+    /** Why the newest dropped message was refused, and when. */
+    lastInvalidReason: text('last_invalid_reason'),
+    lastInvalidAt: timestamp('last_invalid_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

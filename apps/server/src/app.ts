@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -20,6 +20,8 @@ import { SESSION_COOKIE, type ErrorBody } from '@plinth/shared';
 import type { AppDeps } from './deps.js';
 import { AppError } from './lib/app-error.js';
 import { hashSecret } from './lib/crypto.js';
+import { logFailedRequest, RequestLogController } from './lib/request-log.js';
+import { refuseUnsafeText } from './lib/unsafe-input.js';
 import './lib/request-user.js';
 import { loadGrants, type Grants } from './modules/access/grants.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -36,9 +38,10 @@ const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    trustProxy: true,
+    // Only listed proxies may say who the client is (X-Forwarded-For); none by default.
+    trustProxy: deps.config.TRUST_PROXY.length > 0 ? deps.config.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,
-    logController: new LogController({
+    logController: new RequestLogController({
       disableRequestLogging: deps.config.LOG_LEVEL !== 'debug' && deps.config.LOG_LEVEL !== 'trace',
     }),
   }).withTypeProvider<ZodTypeProvider>();
@@ -92,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.user = await resolveSession(deps, token);
     request.sessionTokenHash = request.user ? hashSecret(token) : null;
   });
+  app.addHook('preValidation', refuseUnsafeText);
 
   const analyticsOrigin = deps.config.ANALYTICS_URL ? new URL(deps.config.ANALYTICS_URL).origin : '';
   const contentSecurityPolicy = [
@@ -120,7 +124,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorResponse(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (status >= 500) logFailedRequest(request, status, error);
+    if (error instanceof AppError && error.headers) void reply.headers(error.headers);
     void reply.status(status).send(body);
   });
 

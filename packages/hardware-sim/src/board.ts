@@ -220,8 +220,9 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
 
   private async onMessage(topic: string, payload: Buffer): Promise<void> {
     if (topic !== hardwareTopic(this.hardwareId, 'cmd')) return;
-    const command = parsePayload(CommandMessageSchema, payload);
-    if (!command) return this.print(`ignored an invalid command: ${payload.toString('utf8').slice(0, 200)}`);
+    const parsed = parsePayload(CommandMessageSchema, payload);
+    if (!parsed.success) return this.print(`ignored an invalid command (${parsed.reason}): ${payload.toString('utf8').slice(0, 200)}`);
+    const command = parsed.data;
     this.emit('event', { kind: 'command', command });
     switch (command.command) {
       case 'reboot':

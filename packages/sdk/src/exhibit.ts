@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
-import { parseManifest, type Manifest, type ManifestInput, type SettingValue } from '../../shared/src/api/manifest.js';
+import { parseManifest, type Manifest, type ManifestInput, type SettingValue, type WrappedManifestInput } from '../../shared/src/api/manifest.js';
 import {
   EXHIBIT_CLOSE,
   EXHIBIT_HEARTBEAT_MS,
@@ -22,8 +22,11 @@ export type ExhibitOptions = {
   exhibitId: string;
   /** An exhibit token (created on the auth tab; shown once). */
   token: string;
-  /** The manifest as an object, or the path of a JSON file holding it. */
-  manifest: ManifestInput | string;
+  /**
+   * The manifest as an object, or the path of a JSON file holding it; Gumband's wrapped form
+   * `{"manifest": {...}}` is read as the manifest it wraps.
+   */
+  manifest: ManifestInput | WrappedManifestInput | string;
   /** Where the exhibit keeps its content files (file notices come in a later release). */
   contentDir?: string;
   /** Reconnect backoff bounds in ms (default 500 to 30,000), with jitter. */
@@ -173,7 +176,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   }
 
   /** Replaces the manifest; rejects when it is invalid or the exhibit is locked (406). */
-  async setManifest(manifest: ManifestInput | string): Promise<void> {
+  async setManifest(manifest: ManifestInput | WrappedManifestInput | string): Promise<void> {
     const parsed = await this.loadManifest(manifest);
     this.manifest = parsed;
     const answered = new Promise<void>((resolve, reject) => this.manifestWaiters.push({ resolve, reject }));
@@ -194,7 +197,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     void this.connect();
   }
 
-  private async loadManifest(source: ManifestInput | string): Promise<Manifest> {
+  private async loadManifest(source: ManifestInput | WrappedManifestInput | string): Promise<Manifest> {
     const json: unknown = typeof source === 'string' ? JSON.parse(await readFile(source, 'utf8')) : source;
     const parsed = parseManifest(json);
     if (!parsed.success) throw new ExhibitError(parsed.message, 400);

@@ -12,6 +12,7 @@ export {
 export type {
   Manifest,
   ManifestInput,
+  WrappedManifestInput,
   ManifestSetting,
   SettingValue,
   SettingType,

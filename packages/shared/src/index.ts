@@ -4,6 +4,7 @@ export * from './roles.js';
 export * from './constants.js';
 export * from './mqtt-path.js';
 export * from './text.js';
+export * from './numbers.js';
 export * from './settings.js';
 export * from './realtime.js';
 export * from './api/common.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeUnsafeText, findUnsafeText, formatFieldPath } from './text.js';
 
 /**
  * The hardware MQTT protocol (docs/protocols/hardware-mqtt.md). Every topic of a board sits under
@@ -163,15 +164,28 @@ export type CommandName = CommandMessage['command'];
 export const HARDWARE_COMMANDS = ['reboot', 'identify', 'get'] as const;
 export type HardwareCommand = (typeof HARDWARE_COMMANDS)[number];
 
-/** Parses a JSON MQTT payload against a schema; null when it is not valid. */
-export function parsePayload<T extends z.ZodType>(schema: T, payload: Uint8Array | string): z.infer<T> | null {
+/** A payload read against its schema, or why it was refused. */
+export type ParsedPayload<T> = { success: true; data: T } | { success: false; reason: string };
+
+/**
+ * Parses a JSON MQTT payload against a schema. Text PostgreSQL cannot store (findUnsafeText) is
+ * refused like any other invalid field. On failure the reason names the field and the rule
+ * (`exhibitState: must not contain a NUL character (\u0000)`), never the payload's values.
+ */
+export function parsePayload<T extends z.ZodType>(schema: T, payload: Uint8Array | string): ParsedPayload<z.infer<T>> {
+  let json: unknown;
   try {
-    const text = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
-    const result = schema.safeParse(JSON.parse(text));
-    return result.success ? result.data : null;
+    json = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
   } catch {
-    return null;
+    return { success: false, reason: 'payload: not JSON' };
   }
+  const unsafe = findUnsafeText(json);
+  if (unsafe) return { success: false, reason: describeUnsafeText(unsafe, 'payload') };
+  const result = schema.safeParse(json);
+  if (result.success) return { success: true, data: result.data };
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
+  return { success: false, reason: `${formatFieldPath(path, 'payload')}: ${issue.message}` };
 }
 
 /** Messages of spec section 5 for peripheral numbers. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Int32 } from './numbers.js';
 
 /**
  * The exhibit SDK protocol (docs/protocols/exhibit-sdk.md). The SDK authenticates over HTTP,
@@ -58,8 +59,8 @@ export const SdkMessageSchema = z.discriminatedUnion('type', [
   /** Acknowledges applied setting versions (settings by manifest id, list items by list id and name). */
   z.object({
     type: z.literal('ack'),
-    settings: z.array(z.object({ id: z.string(), version: z.number().int() })).max(5000).default([]),
-    listItems: z.array(z.object({ listId: z.string(), listName: z.string(), version: z.number().int() })).max(5000).default([]),
+    settings: z.array(z.object({ id: z.string(), version: Int32 })).max(5000).default([]),
+    listItems: z.array(z.object({ listId: z.string(), listName: z.string(), version: Int32 })).max(5000).default([]),
   }),
   z.object({
     type: z.literal('log'),

@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import type { RealtimeEvent, ServerMessage } from '@plinth/shared';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
 import { hardwareConnectionHistory } from '../db/schema.js';
-import { createHardwareRow, createToken, hardwareRow, newBoard, waitUntil } from '../test/hardware-kit.js';
+import { createHardwareRow, createToken, hardwareRow, newBoard, waitUntil, waitUntilAnnounced } from '../test/hardware-kit.js';
 import { startMosquitto, type RunningMosquitto } from '../test/mosquitto.js';
 import type { TestClient } from '../test/test-client.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
@@ -115,10 +115,7 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
         const board = newBoard({ url: mosquitto.url, hardwareId: ids.hardwareId, token: ids.token });
         boards.push(board);
         await board.start();
-        await waitUntil(async () => {
-          const row = await hardwareRow(a, ids.hardwareId);
-          return row.online && (row.peripherals as unknown[]).length > 0;
-        }, 'the board online and announced');
+        await waitUntilAnnounced(a, ids.hardwareId);
         return { ...ids, board };
       }),
     );

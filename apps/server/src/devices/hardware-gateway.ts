@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import {
   AnnounceMessageSchema,
   COMMAND_TIMEOUT_MS,
@@ -6,6 +7,7 @@ import {
   FirmwareProgressSchema,
   HEARTBEAT_MISSES_BEFORE_OFFLINE,
   HeartbeatMessageSchema,
+  Id,
   LogMessageSchema,
   MQTT_TOPIC_ROOT,
   PropMessageSchema,
@@ -15,6 +17,7 @@ import {
   parseHardwareTopic,
   parsePayload,
   topicFor,
+  type BoardChannel,
   type CommandMessage,
   type CommandResult,
   type Peripheral,
@@ -22,6 +25,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
+import { describeFailure } from '../lib/describe-failure.js';
 import {
   applyAnnounce,
   finishFirmwareUpdate,
@@ -36,11 +40,13 @@ import {
 import {
   readLastWrite,
   readPeripherals,
+  writeAndLogFailures,
   writeHeartbeats,
   writePropValues,
   type HeartbeatWrite,
   type PropWrite,
 } from './hardware-ingest.repository.js';
+import { createInvalidMessages } from './invalid-messages.js';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-broker.js';
 import { createDynsecProvisioner, type DynsecProvisioner } from './mqtt-dynsec.js';
 import { connectMqttLink, createInProcessLink, type MqttLink } from './mqtt-link.js';
@@ -133,9 +139,8 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     heartbeats.clear();
     heartbeatFlush = heartbeatFlush.then(async () => {
       for (let i = 0; i < batch.length; i += HEARTBEAT_BATCH) {
-        await writeHeartbeats(db, batch.slice(i, i + HEARTBEAT_BATCH)).catch((error: unknown) =>
-          logger.error({ err: error, count: batch.length }, 'storing heartbeats failed'),
-        );
+        const part = batch.slice(i, i + HEARTBEAT_BATCH);
+        await writeAndLogFailures(logger, 'storing heartbeats failed', () => writeHeartbeats(db, part));
       }
     });
     return heartbeatFlush;
@@ -144,6 +149,19 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     heartbeats.set(write.hardwareId, write);
     if (heartbeats.size >= HEARTBEAT_BATCH) void flushHeartbeats();
     else heartbeatTimer ??= setTimeout(() => void flushHeartbeats(), heartbeatFlushMs);
+  };
+
+  const invalid = createInvalidMessages(deps, { flushMs: heartbeatFlushMs });
+  /**
+   * A board's payload read against its channel's schema; one that fails is dropped, counted and
+   * logged (invalid-messages.ts). Results reach every instance when the broker is shared, so
+   * only the count of the others is kept there.
+   */
+  const read = <T extends z.ZodType>(hardwareId: string, channel: BoardChannel, schema: T, payload: Buffer): z.infer<T> | null => {
+    const parsed = parsePayload(schema, payload);
+    if (parsed.success) return parsed.data;
+    invalid.record(hardwareId, channel, parsed.reason, { count: !(isShared && channel === 'result') });
+    return null;
   };
 
   // Prop changes are pushed to consoles as soon as they arrive; storing them is batched like
@@ -195,9 +213,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
             now.push(write);
           }
         }
-        await writePropValues(db, now).catch((error: unknown) =>
-          logger.error({ err: error, count: now.length }, 'storing prop values failed'),
-        );
+        await writeAndLogFailures(logger, 'storing prop values failed', () => writePropValues(db, now));
         rest = later;
       }
     });
@@ -213,7 +229,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
   const enqueue = (hardwareId: string, work: () => Promise<void>) => {
     if (closing) return;
     const previous = queues.get(hardwareId) ?? Promise.resolve();
-    const next = previous.then(work).catch((error: unknown) => logger.error({ err: error, hardwareId }, 'hardware message failed'));
+    const next = previous.then(work).catch((error: unknown) => logger.error({ failure: describeFailure(error), hardwareId }, 'hardware message failed'));
     queues.set(hardwareId, next);
     void next.then(() => {
       if (queues.get(hardwareId) === next) queues.delete(hardwareId);
@@ -228,7 +244,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     const now = clock.now();
     switch (channel) {
       case 'status': {
-        const status = parsePayload(StatusMessageSchema, payload);
+        const status = read(hardwareId, 'status', StatusMessageSchema, payload);
         if (!status) return;
         if (status.online) {
           // A connect is online whatever this instance last heard: the offline before it may
@@ -240,8 +256,8 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         return;
       }
       case 'announce': {
-        const announce = parsePayload(AnnounceMessageSchema, payload);
-        if (!announce) return logger.warn({ hardwareId }, 'invalid announce');
+        const announce = read(hardwareId, 'announce', AnnounceMessageSchema, payload);
+        if (!announce) return;
         const windowMs = (announce.heartbeatMs ?? DEFAULT_HEARTBEAT_MS) * HEARTBEAT_MISSES_BEFORE_OFFLINE;
         await touch(hardwareId, windowMs);
         const row = await applyAnnounce(db, hardwareId, announce, now);
@@ -258,7 +274,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         return;
       }
       case 'heartbeat': {
-        const beat = parsePayload(HeartbeatMessageSchema, payload);
+        const beat = read(hardwareId, 'heartbeat', HeartbeatMessageSchema, payload);
         if (!beat) return;
         await touch(hardwareId);
         storeHeartbeat({ hardwareId, beat, at: now });
@@ -266,7 +282,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         return;
       }
       case 'prop': {
-        const message = parsePayload(PropMessageSchema, payload);
+        const message = read(hardwareId, 'prop', PropMessageSchema, payload);
         if (!message) return;
         await touch(hardwareId);
         const prop = await lookupProp(hardwareId, message.peripheralId, message.propName);
@@ -283,7 +299,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         return;
       }
       case 'result': {
-        const result = parsePayload(ResultMessageSchema, payload);
+        const result = read(hardwareId, 'result', ResultMessageSchema, payload);
         if (!result) return;
         await touch(hardwareId);
         const waiting = pending.get(result.correlationId);
@@ -294,7 +310,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         return;
       }
       case 'firmware': {
-        const progress = parsePayload(FirmwareProgressSchema, payload);
+        const progress = read(hardwareId, 'firmware', FirmwareProgressSchema, payload);
         if (!progress) return;
         await touch(hardwareId);
         const text = `Firmware update ${progress.state}${progress.version ? ` (version ${progress.version})` : ''}${progress.error ? `: ${progress.error}` : ''}`;
@@ -310,7 +326,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
         return;
       }
       case 'log': {
-        const log = parsePayload(LogMessageSchema, payload);
+        const log = read(hardwareId, 'log', LogMessageSchema, payload);
         if (!log) return;
         await touch(hardwareId);
         emit(hardwareId, { type: 'hardware.log', hardwareId, log: { ...log, createdAt: now.toISOString() } });
@@ -323,7 +339,8 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
 
   const onMessage = (topic: string, payload: Buffer) => {
     const parsed = parseHardwareTopic(topic);
-    if (!parsed || parsed.channel === 'cmd') return;
+    // A board id that is not a UUID names no board (and would fail the batched writes' ::uuid).
+    if (!parsed || parsed.channel === 'cmd' || !Id.safeParse(parsed.hardwareId).success) return;
     enqueue(parsed.hardwareId, () => handle(parsed.hardwareId, parsed.channel, payload));
   };
 
@@ -451,6 +468,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
       await Promise.allSettled([...queues.values()]);
       await flushHeartbeats();
       await flushProps();
+      await invalid.flush();
     },
   };
 }

@@ -1,26 +1,72 @@
 import { sql } from 'drizzle-orm';
 import type { HeartbeatMessage, Peripheral, Prop } from '@plinth/shared';
 import type { Db } from '../db/client.js';
+import type { Logger } from 'pino';
+import { isDataRefusal } from '../db/errors.js';
+import { describeFailure } from '../lib/describe-failure.js';
 
 /** One heartbeat to store: the board, what it said and when it arrived. */
 export type HeartbeatWrite = { hardwareId: string; beat: HeartbeatMessage; at: Date };
 
+/** A board's row the database refused to write, and its error. */
+export type FailedWrite = { hardwareId: string; error: unknown };
+
+/**
+ * Writes a batch in one statement; when PostgreSQL refuses the data of the batch, writes its
+ * rows one by one, so a row it refuses never loses the others. Answers the rows refused. Any
+ * other failure (a lost connection) is thrown: retrying row by row would not help.
+ */
+async function writeBatchOrEach<W extends { hardwareId: string }>(writes: W[], write: (batch: W[]) => Promise<unknown>): Promise<FailedWrite[]> {
+  if (!writes.length) return [];
+  try {
+    await write(writes);
+    return [];
+  } catch (error) {
+    if (!isDataRefusal(error)) throw error;
+    if (writes.length === 1) return [{ hardwareId: writes[0]!.hardwareId, error }];
+  }
+  const failed: FailedWrite[] = [];
+  for (const one of writes) {
+    try {
+      await write([one]);
+    } catch (error) {
+      if (!isDataRefusal(error)) throw error;
+      failed.push({ hardwareId: one.hardwareId, error });
+    }
+  }
+  return failed;
+}
+
+/**
+ * Runs a batched write for the gateway, which must go on whatever happens: each row the database
+ * refused is logged by board, a batch lost whole (a lost connection) once; never with the values.
+ */
+export async function writeAndLogFailures(logger: Logger, what: string, write: () => Promise<FailedWrite[]>): Promise<void> {
+  try {
+    for (const { hardwareId, error } of await write()) logger.error({ hardwareId, failure: describeFailure(error) }, what);
+  } catch (error) {
+    logger.error({ failure: describeFailure(error) }, what);
+  }
+}
+
 /**
  * Stores many boards' heartbeats in one statement (the board traffic's hot path: 10,000 boards
- * at the default 16 s make 625 a second). Unknown ids are skipped.
+ * at the default 16 s make 625 a second). Unknown ids are skipped. Answers the rows PostgreSQL
+ * refused; the others are stored all the same.
  */
-export async function writeHeartbeats(db: Db, writes: HeartbeatWrite[]): Promise<void> {
-  if (!writes.length) return;
-  const rows = writes.map(
-    ({ hardwareId, beat, at }) =>
-      sql`(${hardwareId}::uuid, ${beat.voltage}::float8, ${beat.temp}::float8, ${beat.uptime}::float8, ${beat.exhibitState}::text, ${beat.exhibitIP}::text, ${at.toISOString()}::timestamptz)`,
-  );
-  await db.execute(sql`
-    update hardware as h
-    set voltage = v.voltage, temp = v.temp, uptime = v.uptime, exhibit_state = v.exhibit_state,
-        exhibit_ip = v.exhibit_ip, updated_at = v.at
-    from (values ${sql.join(rows, sql`, `)}) as v(id, voltage, temp, uptime, exhibit_state, exhibit_ip, at)
-    where h.id = v.id`);
+export async function writeHeartbeats(db: Db, writes: HeartbeatWrite[]): Promise<FailedWrite[]> {
+  return writeBatchOrEach(writes, (batch) => {
+    const rows = batch.map(
+      ({ hardwareId, beat, at }) =>
+        sql`(${hardwareId}::uuid, ${beat.voltage}::float8, ${beat.temp}::float8, ${beat.uptime}::float8, ${beat.exhibitState}::text, ${beat.exhibitIP}::text, ${at.toISOString()}::timestamptz)`,
+    );
+    return db.execute(sql`
+      update hardware as h
+      set voltage = v.voltage, temp = v.temp, uptime = v.uptime, exhibit_state = v.exhibit_state,
+          exhibit_ip = v.exhibit_ip, updated_at = v.at
+      from (values ${sql.join(rows, sql`, `)}) as v(id, voltage, temp, uptime, exhibit_state, exhibit_ip, at)
+      where h.id = v.id`);
+  });
 }
 
 /** One prop value to store. */
@@ -29,14 +75,17 @@ export type PropWrite = { hardwareId: string; peripheralId: string; propName: st
 /**
  * Stores many props' new values inside the boards' announced peripherals in one statement. An
  * UPDATE changes a row once, so the batch must hold at most one prop per board (the caller
- * splits it); props a board did not announce are skipped.
+ * splits it); props a board did not announce are skipped. Answers the rows PostgreSQL refused.
  */
-export async function writePropValues(db: Db, writes: PropWrite[]): Promise<void> {
-  if (!writes.length) return;
+export async function writePropValues(db: Db, writes: PropWrite[]): Promise<FailedWrite[]> {
+  return writeBatchOrEach(writes, (batch) => writePropBatch(db, batch));
+}
+
+function writePropBatch(db: Db, writes: PropWrite[]) {
   const rows = writes.map(
     (w) => sql`(${w.hardwareId}::uuid, ${w.peripheralId}::text, ${w.propName}::text, ${JSON.stringify(w.value)}::jsonb)`,
   );
-  await db.execute(sql`
+  return db.execute(sql`
     with v(id, pid, prop, val) as (values ${sql.join(rows, sql`, `)}),
     target as (
       select v.id, v.val, p.ord - 1 as pi, r.ord - 1 as ri
@@ -51,6 +100,27 @@ export async function writePropValues(db: Db, writes: PropWrite[]): Promise<void
         updated_at = now()
     from target as t
     where h.id = t.id`);
+}
+
+/** Messages of one board dropped since the last write: how many, the newest reason and when. */
+export type InvalidMessagesWrite = { hardwareId: string; count: number; reason: string; at: Date };
+
+/**
+ * Adds many boards' dropped-message counts to their health in one statement. The count lives
+ * in the database, so it adds up across server instances; it stops at the column's range.
+ */
+export async function addInvalidMessages(db: Db, writes: InvalidMessagesWrite[]): Promise<FailedWrite[]> {
+  return writeBatchOrEach(writes, (batch) => {
+    const rows = batch.map(
+      (w) => sql`(${w.hardwareId}::uuid, ${w.count}::int, ${w.reason}::text, ${w.at.toISOString()}::timestamptz)`,
+    );
+    return db.execute(sql`
+      update hardware as h
+      set invalid_messages = least(h.invalid_messages::bigint + v.count, 2147483647)::int,
+          last_invalid_reason = v.reason, last_invalid_at = v.at
+      from (values ${sql.join(rows, sql`, `)}) as v(id, count, reason, at)
+      where h.id = v.id`);
+  });
 }
 
 /** A board's announced peripherals as stored, to learn names and types of its props. */

@@ -30,6 +30,14 @@ export async function hardwareRow(server: TestServer, hardwareId: string) {
   return row!;
 }
 
+/** Waits until the board is online and its announce is stored (its peripherals known). */
+export async function waitUntilAnnounced(server: TestServer, hardwareId: string): Promise<void> {
+  await waitUntil(async () => {
+    const row = await hardwareRow(server, hardwareId);
+    return row.online && (row.peripherals as unknown[]).length > 0;
+  }, 'the board online and announced');
+}
+
 /** Creates a token through the API and answers its value. */
 export async function createToken(client: TestClient, hardwareId: string, name = 'board token'): Promise<{ id: string; token: string }> {
   const res = await client.post('/auth/hardware', { name, hardwareId });

@@ -2,7 +2,7 @@ import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hardwareTopic } from '@plinth/shared';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
-import { createHardwareRow, createToken, hardwareRow, newBoard, recordEvents, waitUntil } from './hardware-kit.js';
+import { createHardwareRow, createToken, hardwareRow, newBoard, recordEvents, waitUntil, waitUntilAnnounced } from './hardware-kit.js';
 import type { TestClient } from './test-client.js';
 import type { TestServer } from './test-server.js';
 
@@ -60,10 +60,7 @@ export function describeHardwareProtocol(name: string, start: () => Promise<Prot
       const ids = await createHardwareRow(target.server);
       const { token, id: tokenId } = await createToken(admin, ids.hardwareId);
       const b = await board(ids.hardwareId, token, extra);
-      await waitUntil(async () => {
-        const row = await hardwareRow(target.server, ids.hardwareId);
-        return row.online && (row.peripherals as unknown[]).length > 0;
-      }, 'the board online and announced');
+      await waitUntilAnnounced(target.server, ids.hardwareId);
       return { ...ids, token, tokenId, board: b };
     };
     const rawClient = async (hardwareId: string, password: string) => {

@@ -19,12 +19,12 @@ export const deleteHardwareToken = (tokenId: string) => api.delete<{ ok: true }>
 /** Reboot, identify or get (re-announce every value); answers once the board has carried it out. */
 export const runHardwareCommand = (hardwareId: string, command: HardwareCommand) =>
   api.get<CommandResult>(`/hardware-mgmt/hardware/${hardwareId}/${command}`);
-/** Sets one prop of one peripheral; the board echoes the new value as a live prop message. */
+/** Sets one prop of one peripheral of the board; the board echoes the new value as a live prop message. */
 export const setHardwareProp = (hardwareId: string, peripheralId: string, propName: string, value: PropSetValue) =>
-  api.put<CommandResult>(`/hardware-mgmt/peripheral/${encodeURIComponent(peripheralId)}/${encodeURIComponent(propName)}`, {
-    hardwareId,
-    value,
-  });
+  api.put<CommandResult>(
+    `/hardware-mgmt/peripheral/${encodeURIComponent(hardwareId)}/${encodeURIComponent(peripheralId)}/${encodeURIComponent(propName)}`,
+    { value },
+  );
 
 // ---- Firmware ----
 

@@ -24,16 +24,23 @@ export const CommandResultSchema = z.object({
 });
 export type CommandResult = z.infer<typeof CommandResultSchema>;
 
-/** PUT /hardware-mgmt/peripheral/{peripheralId}/{propName}. */
-export const PeripheralPropParams = z.object({
-  peripheralId: z.string().min(1).max(64),
-  propName: z.string().min(1).max(64),
-});
-/** Peripheral ids are the board's own, so the hardware is named in the body. */
-export const UpdatePropBody = z.object({
-  hardwareId: Id,
-  value: z.union([z.string().max(1024), z.number(), z.boolean(), z.array(z.number())]),
-});
+const PeripheralId = z.string().min(1).max(64);
+const PropName = z.string().min(1).max(64);
+/** A value to set on a prop: text, a number, a boolean, or the channels of an LED. */
+const PropSetValue = z.union([z.string().max(1024), z.number(), z.boolean(), z.array(z.number())]);
+
+/**
+ * PUT /hardware-mgmt/peripheral/{hardwareId}/{peripheralId}/{propName} with the spec's body
+ * `{value}`. Peripheral ids are the board's own (every board may have a `relay1`), so the path
+ * names the board.
+ */
+export const BoardPropParams = z.object({ hardwareId: Id, peripheralId: PeripheralId, propName: PropName });
+/** `hardwareId` is what older clients still send; when given it must be the board of the path. */
+export const SetPropBody = z.object({ value: PropSetValue, hardwareId: Id.optional() });
+
+/** PUT /hardware-mgmt/peripheral/{peripheralId}/{propName}: the older form, naming the board in the body. */
+export const PeripheralPropParams = z.object({ peripheralId: PeripheralId, propName: PropName });
+export const UpdatePropBody = z.object({ hardwareId: Id, value: PropSetValue });
 
 // ---- Firmware (spec document 2, sections 2.13, 3, 5, 7.2) ----
 

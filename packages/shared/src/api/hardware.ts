@@ -43,6 +43,11 @@ export const HardwareSchema = z.object({
   exhibitIP: z.string().nullable(),
   peripherals: z.array(PeripheralSchema),
   firmware: z.unknown().nullable(),
+  /** Board messages that failed validation and were dropped (the board's health); absent from older servers. */
+  invalidMessages: z.number().int().optional(),
+  /** Why the newest dropped message was refused (`heartbeat: voltage: ...`), and when; null when none was. */
+  lastInvalidReason: z.string().nullable().optional(),
+  lastInvalidAt: IsoDate.nullable().optional(),
   /** The caller's effective role on the hardware's site. */
   role: UpperRoleSchema,
   createdAt: IsoDate,

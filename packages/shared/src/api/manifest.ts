@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Int32 } from '../numbers.js';
 
 /**
  * The exhibit manifest: what an exhibit declares about itself (statuses, controls, settings,
@@ -42,7 +43,8 @@ export const ManifestId = z
   .refine((v) => !v.includes('/'), { message: 'id must not contain "/"' });
 
 const Display = z.string().max(200, { message: 'display must be at most 200 characters' });
-const Order = z.number().int().optional();
+/** Stored in an `integer` column. */
+const Order = Int32.optional();
 const EnabledOpModeSchema = z.enum(ENABLED_OP_MODES).optional();
 
 /** An option of a Dropdown or SingleButtonGroup setting, or a button of a control group. */
@@ -131,6 +133,11 @@ export type SettingValue = boolean | number | string | null;
 /** Values of one setting-list item (or of a whole exhibit), by setting manifest id. */
 export type SettingValues = Record<string, SettingValue>;
 
+/** A setting value as sent (checked against its setting's type where it is used); never nested. */
+const SettingValueInput = z.union([z.boolean(), z.number(), z.string().max(100_000), z.null()], {
+  message: 'must be a boolean, a number, a string or null',
+});
+
 /** A named, ordered list of items that each hold a value for every setting of the list. */
 export const SettingListDefinitionSchema = z
   .object({
@@ -142,7 +149,7 @@ export const SettingListDefinitionSchema = z
     settings: z.array(ManifestSettingSchema).min(1, { message: 'a setting list needs settings' }).max(200),
     /** Items created when the list first appears; later the console manages them. */
     defaultItems: z
-      .array(z.object({ listName: z.string().trim().min(1).max(200), values: z.record(z.string(), z.unknown()).optional() }))
+      .array(z.object({ listName: z.string().trim().min(1).max(200), values: z.record(z.string().max(200), SettingValueInput).optional() }))
       .max(500)
       .optional(),
   })
@@ -176,9 +183,12 @@ export const SettingGroupDefinitionSchema: z.ZodType<SettingGroupDefinition, unk
   }),
 );
 
-/** The manifest an exhibit sends (JSON written by the exhibit's developer). */
+/**
+ * The manifest an exhibit sends (JSON written by the exhibit's developer). An unknown top-level
+ * key is refused, naming it: a misspelt `setings` must not read as a manifest without settings.
+ */
 export const ManifestSchema = z
-  .object({
+  .strictObject({
     statuses: z.array(StatusDefinitionSchema).max(500).default([]),
     controls: z.array(ControlDefinitionSchema).max(500).default([]),
     settings: z.array(ManifestSettingSchema).max(1000).default([]),
@@ -209,6 +219,8 @@ export const ManifestSchema = z
 export type Manifest = z.infer<typeof ManifestSchema>;
 /** A manifest as written (optional arrays may be left out). */
 export type ManifestInput = z.input<typeof ManifestSchema>;
+/** Gumband's manifest files wrap the manifest in one `manifest` key; Plinth reads both forms. */
+export type WrappedManifestInput = { manifest: ManifestInput };
 
 function duplicateIds(items: { id: string }[], ctx: z.RefinementCtx, path: string): void {
   const seen = new Set<string>();
@@ -218,11 +230,26 @@ function duplicateIds(items: { id: string }[], ctx: z.RefinementCtx, path: strin
   });
 }
 
+type ParsedManifest = { success: true; manifest: Manifest } | { success: false; message: string };
+
 /**
- * Parses a manifest; on failure the message names the offending item by its id, e.g.
- * `settings[2] "volume": default: default must be an integer`.
+ * Parses a manifest, bare or in the wrapped form `{"manifest": {...}}` (which is read as the
+ * manifest it wraps; a key beside `manifest` is refused). On failure the message names the
+ * offending item by its id, e.g. `settings[2] "volume": default: default must be an integer`.
  */
-export function parseManifest(input: unknown): { success: true; manifest: Manifest } | { success: false; message: string } {
+export function parseManifest(input: unknown): ParsedManifest {
+  if (!isWrappedManifest(input)) return parseBareManifest(input);
+  const beside = Object.keys(input).filter((key) => key !== 'manifest');
+  if (beside.length) return { success: false, message: `Invalid manifest: unknown key ${beside.map((k) => JSON.stringify(k)).join(', ')} beside "manifest"` };
+  return parseBareManifest(input.manifest);
+}
+
+/** An object holding a `manifest` key: the wrapped form (a bare manifest has no such key). */
+function isWrappedManifest(input: unknown): input is Record<string, unknown> & { manifest: unknown } {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) && Object.hasOwn(input, 'manifest');
+}
+
+function parseBareManifest(input: unknown): ParsedManifest {
   const parsed = ManifestSchema.safeParse(input);
   if (parsed.success) return { success: true, manifest: parsed.data };
   const problems = parsed.error.issues.slice(0, 5).map((issue) => describeIssue(input, issue.path, issue.message));

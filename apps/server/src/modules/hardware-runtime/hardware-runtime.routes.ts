@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  BoardPropParams,
   CommandResultSchema,
   CreatedHardwareTokenSchema,
   CreateFirmwareBody,
@@ -16,6 +17,7 @@ import {
   IdParams,
   OkSchema,
   PeripheralPropParams,
+  SetPropBody,
   UpdatePropBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
@@ -77,6 +79,18 @@ export function hardwareRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         await authorizeHardware(db, request, request.params.id, 'operate');
         return runHardwareCommand(deps, request.params.id, request.params.command);
+      },
+    );
+    app.put(
+      '/hardware-mgmt/peripheral/:hardwareId/:peripheralId/:propName',
+      { schema: { tags: hw, params: BoardPropParams, body: SetPropBody, response: { 200: CommandResultSchema } } },
+      async (request) => {
+        const { hardwareId, peripheralId, propName } = request.params;
+        if (request.body.hardwareId !== undefined && request.body.hardwareId !== hardwareId) {
+          throw new AppError('ValidationError', 'hardwareId: must be the hardware named in the path');
+        }
+        await authorizeHardware(db, request, hardwareId, 'operate');
+        return setHardwareProp(deps, hardwareId, peripheralId, propName, request.body.value);
       },
     );
     app.put(

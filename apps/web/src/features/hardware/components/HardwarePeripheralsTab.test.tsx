@@ -101,8 +101,9 @@ describe('HardwarePeripheralsTab', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Trigger' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
     const puts = calls.filter((c) => c.method === 'PUT');
-    expect(puts[0]).toMatchObject({ path: '/hardware-mgmt/peripheral/relay1/state', body: { hardwareId: HW, value: 1 } });
-    expect(puts[1]).toMatchObject({ path: '/hardware-mgmt/peripheral/trigger1/fire', body: { hardwareId: HW, value: 1 } });
+    expect(puts[0]).toMatchObject({ path: `/hardware-mgmt/peripheral/${HW}/relay1/state`, body: { value: 1 } });
+    expect(puts[0]!.body).toEqual({ value: 1 });
+    expect(puts[1]).toMatchObject({ path: `/hardware-mgmt/peripheral/${HW}/trigger1/fire`, body: { value: 1 } });
   });
 
   it('shows number values in their display type and the min and max messages', async () => {
@@ -131,7 +132,7 @@ describe('HardwarePeripheralsTab', () => {
     expect(screen.getByTestId('value-Byte-value')).toHaveTextContent('0b101010');
     expect(input).toHaveValue('0b110000');
     await userEvent.click(send);
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: '/hardware-mgmt/peripheral/byte1/value', body: { value: 48 } }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: `/hardware-mgmt/peripheral/${HW}/byte1/value`, body: { value: 48 } }));
   });
 
   it('offers only hex, bin and uint for unsigned props and lets int accept a minus', async () => {
@@ -172,7 +173,7 @@ describe('HardwarePeripheralsTab', () => {
     expect(send).toBeDisabled();
     await userEvent.type(red, '99');
     await userEvent.click(send);
-    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: '/hardware-mgmt/peripheral/led1/color', body: { value: '255,99,20,30' } }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')).toMatchObject({ path: `/hardware-mgmt/peripheral/${HW}/led1/color`, body: { value: '255,99,20,30' } }));
   });
 
   it('blinks a button for one second on a live press', () => {

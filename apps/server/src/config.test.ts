@@ -29,7 +29,57 @@ describe('configuration', () => {
     expect(() => loadConfig({ SUPPORT_EMAIL: 'nobody' })).toThrow(/SUPPORT_EMAIL/);
   });
 
+  it('trusts no proxy by default and reads TRUST_PROXY as a list of addresses and ranges', () => {
+    expect(loadConfig({}).TRUST_PROXY).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1,::1 , fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.example.org' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('has the throttle budgets of docs/security-throttling.md', () => {
+    expect(loadConfig({})).toMatchObject({
+      THROTTLE_ACCOUNT_FAILURES: 5,
+      THROTTLE_IP_FAILURES: 50,
+      THROTTLE_MAILS_PER_ADDRESS: 3,
+      THROTTLE_MAILS_PER_SENDER: 30,
+    });
+    expect(() => loadConfig({ THROTTLE_ACCOUNT_FAILURES: '0' })).toThrow(/THROTTLE_ACCOUNT_FAILURES/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).DATABASE_URL).toBeUndefined();
+  });
+});
+
+describe('configuration of what Plinth fetches and keeps', () => {
+  it('chooses the mail transport: smtp with SMTP_URL, the log on the embedded default, nothing with PostgreSQL alone', () => {
+    expect(loadConfig({}).mailTransport).toBe('log');
+    expect(loadConfig({ SMTP_URL: 'smtp://mail:25' }).mailTransport).toBe('smtp');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/plinth' }).mailTransport).toBe('disabled');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/plinth', MAIL_TRANSPORT: 'log' }).mailTransport).toBe('log');
+    expect(loadConfig({ SMTP_URL: 'smtp://mail:25', MAIL_TRANSPORT: 'log' }).mailTransport).toBe('log');
+    expect(() => loadConfig({ MAIL_TRANSPORT: 'smtp' })).toThrow(/MAIL_TRANSPORT: smtp needs SMTP_URL/);
+    expect(() => loadConfig({ MAIL_TRANSPORT: 'pigeon' })).toThrow(/MAIL_TRANSPORT/);
+  });
+
+  it('reads SECRET_KEY as 32 bytes of base64 or hex, naming it when it is not', () => {
+    expect(loadConfig({}).secretKey).toBeUndefined();
+    expect(loadConfig({ SECRET_KEY: 'ab'.repeat(32) }).secretKey).toEqual(Buffer.alloc(32, 0xab));
+    expect(loadConfig({ SECRET_KEY: Buffer.alloc(32, 1).toString('base64') }).secretKey).toEqual(Buffer.alloc(32, 1));
+    expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).toThrow(/SECRET_KEY: must be 32 random bytes/);
+    expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).not.toThrow(/hunter2/);
+  });
+
+  it('refuses private addresses unless OUTBOUND_ALLOW_PRIVATE', () => {
+    expect(loadConfig({}).OUTBOUND_ALLOW_PRIVATE).toBe(false);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1' }).OUTBOUND_ALLOW_PRIVATE).toBe(true);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'yes' })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
   });
 });

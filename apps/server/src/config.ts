@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_REPORT_URL_PREFIX } from '@plinth/shared';
+import { parseSecretKey } from './lib/secret-box.js';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const OptionalUrl = z
@@ -9,6 +11,29 @@ const OptionalUrl = z
   .transform((v) => (v === '' ? undefined : v))
   .pipe(z.url().optional())
   .optional();
+const Budget = z.coerce.number().int().min(1);
+
+/** An address, a CIDR range, or a name proxy-addr knows (loopback, linklocal, uniquelocal). */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/** A comma-separated list of proxy addresses; empty trusts none. */
+const ProxyList = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    for (const entry of entries.filter((e) => !isProxyAddress(e))) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal` });
+    }
+    return entries;
+  });
+
 const Bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1')
@@ -26,17 +51,37 @@ const ConfigSchema = z.object({
   REDIS_URL: OptionalUrl,
   PUBLIC_URL: OptionalUrl,
   SMTP_URL: OptionalUrl,
+  /** Where mail goes: `smtp` (needs SMTP_URL) or `log`; unset, see `mailTransport`. */
+  MAIL_TRANSPORT: z.enum(['smtp', 'log']).optional(),
   MAIL_FROM: z.string().default('Plinth <no-reply@plinth.local>'),
   SUPPORT_EMAIL: z.email().default('support@plinth.local'),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   OIDC_ISSUER_URL: OptionalUrl,
   REPORT_URL_PREFIX: z.string().default(DEFAULT_REPORT_URL_PREFIX),
-  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** Proxies whose X-Forwarded-For is believed (docs/security-throttling.md). */
+  TRUST_PROXY: ProxyList,
+  /** Failed sign-ins of one account before it waits. */
+  THROTTLE_ACCOUNT_FAILURES: Budget.default(5),
+  /** Failed sign-ins and wrong account links from one client address before it waits. */
+  THROTTLE_IP_FAILURES: Budget.default(50),
+  /** Reset and invitation mails to one address in an hour before it waits. */
+  THROTTLE_MAILS_PER_ADDRESS: Budget.default(3),
+  /** Reset and invitation mails asked from one client address, or invitations by one user, in an hour before it waits. */
+  THROTTLE_MAILS_PER_SENDER: Budget.default(30),
   COOKIE_SECURE: Bool,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   ANALYTICS_URL: OptionalUrl,
+  /** Let the server fetch private (LAN) addresses a user configures, e.g. a content manager on the venue network. */
+  OUTBOUND_ALLOW_PRIVATE: Bool.default(false),
+  /** Encrypts stored secrets; unset, DATA_DIR/secret.key (lib/secret-key.ts). */
+  SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || parseSecretKey(v) !== null, {
+      message: 'must be 32 random bytes written as base64 (44 characters) or hex (64 characters), e.g. from `openssl rand -base64 32`',
+    }),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
@@ -49,6 +94,13 @@ export type Config = z.infer<typeof ConfigSchema> & {
   /** Single sign-on is offered when a client id and secret are configured. */
   oidcEnabled: boolean;
   oidcIssuerUrl: string;
+  /**
+   * MAIL_TRANSPORT, else `smtp` with SMTP_URL, else `log` on the embedded default, else (PostgreSQL
+   * without SMTP_URL) `disabled`: nothing is sent and no mail text, link included, is logged.
+   */
+  mailTransport: 'smtp' | 'log' | 'disabled';
+  /** SECRET_KEY decoded; undefined when unset. */
+  secretKey: Buffer | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -64,6 +116,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const c = parsed.data;
+  if (c.MAIL_TRANSPORT === 'smtp' && !c.SMTP_URL) {
+    throw new ConfigError('Invalid configuration: MAIL_TRANSPORT: smtp needs SMTP_URL');
+  }
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   return {
     ...c,
@@ -72,5 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     oidcEnabled: Boolean(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET),
     oidcIssuerUrl: c.OIDC_ISSUER_URL ?? 'https://accounts.google.com',
+    mailTransport: c.MAIL_TRANSPORT ?? (c.SMTP_URL ? 'smtp' : c.DATABASE_URL ? 'disabled' : 'log'),
+    secretKey: c.SECRET_KEY === undefined ? undefined : (parseSecretKey(c.SECRET_KEY) ?? undefined),
   };
 }

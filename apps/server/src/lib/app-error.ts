@@ -7,13 +7,16 @@ export class AppError extends Error {
   readonly details?: unknown;
   /** What goes in the body's `response` field: the code itself unless a message is given. */
   readonly response: string;
+  /** HTTP headers the answer carries (e.g. Retry-After on TooManyRequests). */
+  readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, details?: unknown) {
+  constructor(code: ErrorCode, message?: string, details?: unknown, headers?: Record<string, string>) {
     super(message ?? ERROR_MESSAGES[code]);
     this.code = code;
     this.status = statusForCode(code);
     this.details = details;
     this.response = message ?? code;
+    this.headers = headers;
   }
 
   toBody(): ErrorBody {

@@ -23,3 +23,22 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
     return false;
   }
 }
+
+let dummyHash: Promise<string> | null = null;
+
+/** A hash of a random secret, made once with the same parameters as real ones. */
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(newSecret());
+  return dummyHash;
+}
+
+/**
+ * Checks a password against the user's hash; without one (unknown email, invited user, single
+ * sign-on account) it does the same work against a dummy hash and answers false, so the time
+ * taken does not tell whether the account exists.
+ */
+export async function verifyPasswordOrDummy(passwordHash: string | null | undefined, password: string): Promise<boolean> {
+  if (passwordHash) return verifyPassword(passwordHash, password);
+  await verifyPassword(await dummyPasswordHash(), password);
+  return false;
+}

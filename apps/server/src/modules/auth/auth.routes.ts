@@ -14,6 +14,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import { dummyPasswordHash } from '../../lib/crypto.js';
 import { requireUser } from '../../lib/request-user.js';
 import { clearSessionCookie, setSessionCookie } from '../../lib/session-cookie.js';
 import {
@@ -32,7 +33,8 @@ const OIDC_COOKIE = 'plinth_oidc';
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['auth'];
-    const loginLimit = { rateLimit: { max: deps.config.LOGIN_RATE_LIMIT, timeWindow: '1 minute' } };
+    // Made now, so that the first sign-in without a password hash takes no longer than the others.
+    await dummyPasswordHash();
 
     app.get('/auth', { schema: { tags, response: { 200: CurrentUserSchema } } }, async (request) =>
       presentCurrentUser(requireUser(request)),
@@ -46,9 +48,9 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/auth/user/login',
-      { config: loginLimit, schema: { tags, body: LoginBody, response: { 200: CurrentUserSchema } } },
+      { schema: { tags, body: LoginBody, response: { 200: CurrentUserSchema } } },
       async (request, reply) => {
-        const session = await login(deps, request.body.email, request.body.password);
+        const session = await login(deps, { ...request.body, ip: request.ip });
         setSessionCookie(reply, deps.config, session.token, session.expiresAt);
         return presentCurrentUser((await resolveSession(deps, session.token))!);
       },
@@ -62,33 +64,33 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(
       '/auth/user/generic',
-      { config: loginLimit, schema: { tags, body: CreateAccountBody, response: { 200: OkSchema } } },
+      { schema: { tags, body: CreateAccountBody, response: { 200: OkSchema } } },
       async (request) => {
-        await createAccountFromLink(deps, request.body);
+        await createAccountFromLink(deps, request.body, request.ip);
         return { ok: true as const };
       },
     );
 
     app.post(
       '/auth/user/reset-password',
-      { config: loginLimit, schema: { tags, body: ResetPasswordBody, response: { 200: OkSchema } } },
+      { schema: { tags, body: ResetPasswordBody, response: { 200: OkSchema } } },
       async (request) => {
-        await requestPasswordReset(deps, request.body.email);
+        await requestPasswordReset(deps, request.body.email, request.ip);
         return { ok: true as const };
       },
     );
 
     app.post(
       '/auth/user/check-reset-password',
-      { config: loginLimit, schema: { tags, body: CheckResetPasswordBody, response: { 200: CheckResetPasswordResponse } } },
-      async (request) => checkLink(deps, request.body.resetUrlId),
+      { schema: { tags, body: CheckResetPasswordBody, response: { 200: CheckResetPasswordResponse } } },
+      async (request) => checkLink(deps, request.body.resetUrlId, request.ip),
     );
 
     app.post(
       '/auth/user/change-password',
-      { config: loginLimit, schema: { tags, body: ChangePasswordBody, response: { 200: OkSchema } } },
+      { schema: { tags, body: ChangePasswordBody, response: { 200: OkSchema } } },
       async (request) => {
-        await changePassword(deps, request.body.resetUrlId, request.body.password);
+        await changePassword(deps, request.body.resetUrlId, request.body.password, request.ip);
         return { ok: true as const };
       },
     );

@@ -4,6 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { hashPassword } from '../../lib/crypto.js';
 import { invitationMail } from '../../mail/templates.js';
 import { createAccountLink } from './account-links.service.js';
+import { throttleKey, throttleRequest, throttleRules } from './throttle.service.js';
 import { findUserByEmail, insertUser, updateUser, type UserRow } from './users.repository.js';
 
 export type NewUser = {
@@ -54,16 +55,26 @@ export async function createUser(deps: AppDeps, input: NewUser): Promise<UserRow
 
 /**
  * The user with this email; when nobody has it yet an invited user is created and mailed a
- * create-account link. `invited` tells whether a mail was sent.
+ * create-account link. `invited` tells whether a mail was sent. Invitation mails are throttled per
+ * inviter, per client address (`ip`) and per invited address: past the budget nothing is created
+ * and the call answers TooManyRequests.
  */
 export async function findOrInviteUser(
   deps: AppDeps,
   rawEmail: string,
   scopeName: string,
-  inviter: { firstName: string; lastName: string; email: string },
+  inviter: { id: string; firstName: string; lastName: string; email: string },
+  ip: string,
 ): Promise<{ user: UserRow; invited: boolean }> {
   const email = normalizeEmail(rawEmail);
   let user = await findUserByEmail(deps.db, email);
+  if (user?.accountCreated) return { user, invited: false };
+  const rules = throttleRules(deps.config);
+  await throttleRequest(deps, [
+    throttleKey(rules.mailFromAddress, ip),
+    throttleKey(rules.mailFromUser, inviter.id),
+    throttleKey(rules.mailTo, email),
+  ]);
   if (!user) {
     try {
       user = await insertUser(deps.db, { email, accountCreated: false });

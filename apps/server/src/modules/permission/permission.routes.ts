@@ -46,7 +46,7 @@ export function permissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, body: CreateOrganizationPermissionBody, response: { 200: PermissionSchema } } },
       async (request) => {
         const user = requireUser(request);
-        return addOrganizationPermission(deps, await request.grants(), user, request.body);
+        return addOrganizationPermission(deps, await request.grants(), user, request.body, request.ip);
       },
     );
 
@@ -83,7 +83,7 @@ export function permissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, body: CreateSitePermissionBody, response: { 200: PermissionSchema } } },
       async (request) => {
         const user = requireUser(request);
-        return addSitePermission(deps, await request.grants(), user, request.body);
+        return addSitePermission(deps, await request.grants(), user, request.body, request.ip);
       },
     );
 

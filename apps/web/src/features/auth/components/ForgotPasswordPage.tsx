@@ -8,9 +8,13 @@ import { AuthFrame, BackToLoginLink } from './AuthFrame';
 const SENT_MESSAGE = 'Reset password confirmation email sent';
 const FAILED_MESSAGE = 'There was an issue sending reset password email';
 
-/** The failure text: the catalogue message for a known response code, else the generic one. */
+/**
+ * The failure text: the catalogue message for a known response code, the server's own words when
+ * it says how long to wait (429), else the generic one.
+ */
 function resetRequestError(error: unknown): string {
-  if (error instanceof ApiError && error.response && error.response in ERROR_MESSAGES) return error.message;
+  if (!(error instanceof ApiError)) return FAILED_MESSAGE;
+  if (error.status === 429 || (error.response && error.response in ERROR_MESSAGES)) return error.message;
   return FAILED_MESSAGE;
 }
 

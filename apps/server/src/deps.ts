@@ -3,7 +3,10 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { ExhibitGateway } from './devices/exhibit-gateway.js';
 import type { HardwareGateway } from './devices/hardware-gateway.js';
+import type { BackgroundTasks } from './lib/background.js';
 import type { Clock } from './lib/clock.js';
+import type { OutboundFetch } from './lib/outbound-fetch.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer } from './mail/mailer.js';
 import type { RealtimeHub } from './realtime/hub.js';
 
@@ -16,6 +19,12 @@ export type AppDeps = {
   hub: RealtimeHub;
   clock: Clock;
   logger: Logger;
+  /** Work done after the answer went out (mail whose timing must not tell anything). */
+  background: BackgroundTasks;
+  /** HTTP to addresses users configure (the content manager), with the SSRF rules. */
+  outbound: OutboundFetch;
+  /** Encrypts stored secrets (content-manager passwords) with SECRET_KEY. */
+  secrets: SecretBox;
   /** Exhibit SDK connections (set by startServer before the HTTP side starts). */
   exhibitGateway: ExhibitGateway;
   /** MQTT broker and board protocol (set by startServer before the HTTP side starts). */

@@ -2,13 +2,18 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { createBackgroundTasks } from './lib/background.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import type { AppDeps } from './deps.js';
 import { createExhibitGateway } from './devices/exhibit-gateway.js';
 import { startHardwareGateway } from './devices/hardware-gateway.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
+import { createOutboundFetch, type OutboundFetch } from './lib/outbound-fetch.js';
+import { createSecretBox } from './lib/secret-box.js';
+import { loadSecretKey } from './lib/secret-key.js';
+import { announceMailTransport, createMailer, type Mailer } from './mail/mailer.js';
+import { encryptClearContentManagerSecrets } from './modules/content-manager/content-manager-config.service.js';
 import { createInProcessHub, type RealtimeHub } from './realtime/hub.js';
 import { createRedisHub } from './realtime/redis-hub.js';
 import { announceFirstStart } from './modules/auth/first-start.js';
@@ -24,7 +29,13 @@ export type RunningServer = {
   close: () => Promise<void>;
 };
 
-export type ServerOverrides = { logger?: Logger; mailer?: Mailer; clock?: Clock };
+export type ServerOverrides = {
+  logger?: Logger;
+  mailer?: Mailer;
+  clock?: Clock;
+  /** Tests: an outbound client that also reaches their stand-in services on loopback. */
+  outbound?: OutboundFetch;
+};
 
 /** Opens the database, migrates, starts the broker and the HTTP server. */
 export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
@@ -38,10 +49,13 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   });
   let app: FastifyInstance | null = null;
   let hub: RealtimeHub | null = null;
-  const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+  const mailer =
+    overrides.mailer ??
+    createMailer({ transport: config.mailTransport, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
   let deps: AppDeps | null = null;
   const close = async () => {
     await app?.close();
+    await deps?.background.drain();
     await deps?.exhibitGateway?.close();
     await deps?.hardwareGateway?.close();
     await hub?.close();
@@ -51,7 +65,12 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   try {
     await database.migrate();
     hub = config.REDIS_URL ? await createRedisHub(config.REDIS_URL, logger) : createInProcessHub();
-    const base = { config, database, db: database.db, mailer, hub, clock: overrides.clock ?? systemClock, logger };
+    const secrets = createSecretBox(loadSecretKey(config, logger));
+    await encryptClearContentManagerSecrets({ db: database.db, secrets, logger });
+    const outbound = overrides.outbound ?? createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
+    const clock = overrides.clock ?? systemClock;
+    const background = createBackgroundTasks(logger);
+    const base = { config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets };
     deps = base as AppDeps;
     deps.hardwareGateway = await startHardwareGateway(deps);
     deps.exhibitGateway = createExhibitGateway(deps);
@@ -62,6 +81,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     // With PORT=0 (tests) the links in mail must carry the port actually taken.
     if (!config.PUBLIC_URL && config.PORT === 0) config.publicUrl = `http://localhost:${address.port}`;
     const setupLink = await announceFirstStart(deps);
+    if (!overrides.mailer) announceMailTransport(config, logger);
     logger.info(
       `Plinth is ready at ${config.publicUrl} (database: ${database.kind}, started in ${Math.round(performance.now() - startedAt)} ms)`,
     );

@@ -1,16 +1,38 @@
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import type { Config } from '../config.js';
 
 export type Mail = { to: string; subject: string; text: string; replyTo?: string };
 
-/** Outgoing mail behind a seam: SMTP when SMTP_URL is set, else written to the log. */
+/**
+ * Outgoing mail behind a seam. `smtp` sends through SMTP_URL; `log` writes each mail, links
+ * included, to the log (the embedded default, or MAIL_TRANSPORT=log); `disabled` sends nothing and
+ * logs only that a mail was not sent, never its text: reset and invitation links are credentials.
+ */
 export type Mailer = { send: (mail: Mail) => Promise<void>; close: () => void };
 
-export function createMailer(options: { smtpUrl?: string; from: string; logger: Logger }): Mailer {
-  if (!options.smtpUrl) {
+export function createMailer(options: {
+  transport: Config['mailTransport'];
+  smtpUrl?: string;
+  from: string;
+  logger: Logger;
+}): Mailer {
+  const { logger } = options;
+  if (options.transport === 'log') {
     return {
       send: async (mail) => {
-        options.logger.info({ mail: { to: mail.to, subject: mail.subject } }, `Mail (no SMTP_URL set):\n${mail.text}`);
+        logger.info({ mail: { to: mail.to, subject: mail.subject } }, `Mail (MAIL_TRANSPORT=log):\n${mail.text}`);
+      },
+      close: () => undefined,
+    };
+  }
+  if (options.transport === 'disabled' || !options.smtpUrl) {
+    return {
+      send: async (mail) => {
+        logger.warn(
+          { mail: { to: mail.to, subject: mail.subject } },
+          'Mail not sent: mail is not configured (set SMTP_URL, or MAIL_TRANSPORT=log to write mail to the log)',
+        );
       },
       close: () => undefined,
     };
@@ -22,4 +44,16 @@ export function createMailer(options: { smtpUrl?: string; from: string; logger: 
     },
     close: () => transport.close(),
   };
+}
+
+/** Says at start where mail goes when it is not sent by SMTP. */
+export function announceMailTransport(config: Pick<Config, 'mailTransport' | 'MAIL_TRANSPORT'>, logger: Logger): void {
+  if (config.mailTransport === 'log') {
+    const why = config.MAIL_TRANSPORT === 'log' ? 'MAIL_TRANSPORT=log' : 'the embedded default without SMTP_URL';
+    logger.warn(`Mail is written to the log (${why}), reset and invitation links included. Set SMTP_URL to send mail.`);
+  } else if (config.mailTransport === 'disabled') {
+    logger.warn(
+      'Mail is not configured: no mail is sent (password resets and invitations included). Set SMTP_URL, or MAIL_TRANSPORT=log to write mail to the log.',
+    );
+  }
 }

@@ -1,6 +1,9 @@
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { inject } from 'vitest';
 import { loadConfig } from '../config.js';
+import type { Clock } from '../lib/clock.js';
+import { createOutboundFetch } from '../lib/outbound-fetch.js';
+import { newSecretKeyText } from '../lib/secret-box.js';
 import { createUser, type NewUser } from '../modules/auth/users.service.js';
 import { startServer, type RunningServer } from '../server.js';
 import { MailCapture } from './mail-capture.js';
@@ -20,6 +23,8 @@ export type TestServer = RunningServer & {
 };
 
 let counter = 0;
+/** One SECRET_KEY for every server of a test file, so instances sharing a database read each other's secrets. */
+const TEST_SECRET_KEY = newSecretKeyText();
 
 /** A fresh database copied from the run's template, dropped by the returned function. */
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -35,6 +40,15 @@ export type TestServerOptions = {
    * several instances of one deployment. It is left in place when this server stops.
    */
   databaseUrl?: string;
+  /** The server's clock (e.g. a fake one a test moves forward); the system clock by default. */
+  clock?: Clock;
+  /** The server's logger (e.g. one writing to a capture), instead of a silent one. */
+  logger?: Logger;
+  /**
+   * Loopback `host:port` pairs the server may fetch (stand-ins of external services, e.g. a fake
+   * Strapi). Every other loopback address stays refused, as in production.
+   */
+  allowLoopbackHosts?: string[];
 };
 
 /**
@@ -53,11 +67,20 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     DATABASE_URL: database.url,
     SMTP_URL: smtpUrl,
     LOG_LEVEL: 'silent',
-    LOGIN_RATE_LIMIT: '1000',
+    // Tests sign in, fail and invite far more than people do; the throttle's own tests set the budgets.
+    THROTTLE_ACCOUNT_FAILURES: '1000',
+    THROTTLE_IP_FAILURES: '1000',
+    THROTTLE_MAILS_PER_ADDRESS: '1000',
+    THROTTLE_MAILS_PER_SENDER: '1000',
     WEB_DIST: '/nonexistent',
+    SECRET_KEY: TEST_SECRET_KEY,
     ...env,
   });
-  const server = await startServer(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const outbound = createOutboundFetch({
+    allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+    allowLoopbackHostsForTests: options.allowLoopbackHosts,
+  });
+  const server = await startServer(config, { logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), clock: options.clock, outbound });
   const signIn = async (email: string, password: string) => {
     const client = new TestClient(server.url);
     const res = await client.post('/auth/user/login', { email, password });

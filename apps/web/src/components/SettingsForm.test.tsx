@@ -148,3 +148,89 @@ describe('SettingsForm', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('The external service did not answer as expected.');
   });
 });
+
+describe('SettingsForm: content-manager passwords (write-only)', () => {
+  /** What the server answers: users and URL, and which passwords are stored. */
+  const view = {
+    url: 'https://cms.example',
+    adminUser: 'admin@example.com',
+    adminPassword: '',
+    adminPasswordSet: true,
+    editorUser: '',
+    editorPassword: '',
+    editorPasswordSet: false,
+    apiUser: 'api',
+    apiPassword: '',
+    apiPasswordSet: true,
+  };
+  const contentManager = (value: object) =>
+    setting('content_manager_config', 'Content Manager', JSON.stringify(value), { kind: 'contentManager', OrganizationId: ORG, SiteId: null });
+  const sentValue = (saveSetting: ReturnType<typeof vi.fn>) => JSON.parse((saveSetting.mock.calls[0] as unknown as [Setting, string])[1]);
+
+  it('shows a stored password as set, never its value, and replaces it only on demand', async () => {
+    // Even a value an older server sent with a password in it is never shown.
+    const { saveSetting } = renderForm({ settings: [contentManager({ ...view, adminPassword: 'old-secret' })], isInherited: undefined });
+    const admin = screen.getByLabelText('Admin Password');
+    expect(admin).toHaveValue('');
+    expect(admin).toBeDisabled();
+    expect(admin).toHaveAttribute('placeholder', expect.stringMatching(/set/i));
+    expect(document.body.innerHTML).not.toContain('old-secret');
+    expect(screen.getByLabelText('Editor Password')).toBeEnabled();
+    expect(screen.getByLabelText('Editor Password')).toHaveValue('');
+    expect(screen.queryByRole('button', { name: 'Replace Editor Password' })).not.toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Replace Admin Password' }));
+    expect(screen.getByLabelText('Admin Password')).toBeEnabled();
+    expect(screen.getByLabelText('Admin Password')).toHaveValue('');
+    fireEvent.change(screen.getByLabelText('Admin Password'), { target: { value: 'n3w-pass' } });
+    expect(screen.getByText('Modified')).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    });
+    expect(saveSetting).toHaveBeenCalledTimes(1);
+    expect(sentValue(saveSetting)).toEqual({
+      url: 'https://cms.example',
+      adminUser: 'admin@example.com',
+      adminPassword: 'n3w-pass',
+      editorUser: '',
+      editorPassword: '',
+      apiUser: 'api',
+      apiPassword: '',
+    });
+  });
+
+  it('keeps a replacement it was asked to forget, and sends no password when only users change', async () => {
+    const { saveSetting } = renderForm({ settings: [contentManager(view)], isInherited: undefined });
+    fireEvent.click(screen.getByRole('button', { name: 'Replace API Password' }));
+    fireEvent.change(screen.getByLabelText('API Password'), { target: { value: 'typo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Keep the stored API Password' }));
+    expect(screen.getByLabelText('API Password')).toBeDisabled();
+    expect(screen.queryByText('Modified')).not.toBeInTheDocument();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Admin User' }), { target: { value: 'boss@example.com' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    });
+    expect(sentValue(saveSetting)).toMatchObject({ adminUser: 'boss@example.com', adminPassword: '', apiPassword: '' });
+  });
+
+  it('asks for the stored passwords again when the URL changes', () => {
+    renderForm({ settings: [contentManager(view)], isInherited: undefined });
+    fireEvent.change(screen.getByRole('textbox', { name: 'URL' }), { target: { value: 'https://cms2.example' } });
+    for (const label of ['Admin Password', 'API Password']) {
+      expect(screen.getByLabelText(label)).toBeEnabled();
+      expect(screen.queryByRole('button', { name: `Replace ${label}` })).not.toBeInTheDocument();
+    }
+    expect(screen.getAllByText(/URL changed: enter this password again/)).toHaveLength(2);
+    fireEvent.change(screen.getByLabelText('Admin Password'), { target: { value: 'again' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'URL' }), { target: { value: 'https://cms.example' } });
+    expect(screen.getByLabelText('Admin Password')).toBeDisabled();
+    expect(screen.getByLabelText('Admin Password')).toHaveValue('');
+    expect(screen.queryByText('Modified')).not.toBeInTheDocument();
+  });
+
+  it('disables the password actions for a role that may not edit', () => {
+    renderForm({ settings: [contentManager(view)], isInherited: undefined, canEdit: false });
+    expect(screen.getByLabelText('Admin Password')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: /Replace/ })).not.toBeInTheDocument();
+  });
+});

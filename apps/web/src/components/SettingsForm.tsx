@@ -2,10 +2,13 @@ import { Alert, Badge, Button, Divider, Group, Loader, Modal, Paper, PasswordInp
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   AnalyticsConfigSchema,
+  CONTENT_MANAGER_SECRET_FIELDS,
   ContentManagerConfigSchema,
+  ContentManagerConfigViewSchema,
   SETTINGS_SAVED_BANNER_MS,
   type AnalyticsConfig,
   type ContentManagerConfig,
+  type ContentManagerSecretField,
   type Setting,
 } from '@plinth/shared';
 import { GuardedButton } from './GuardedButton';
@@ -45,9 +48,18 @@ function parseConfig<T extends Structured>(raw: string, schema: { parse: (v: unk
   }
 }
 
+/**
+ * The content-manager config as the form holds it: the passwords are only what the user types
+ * (empty keeps the stored one), never anything the server sent.
+ */
+function contentManagerForm(raw: string): ContentManagerConfig {
+  const config = parseConfig(raw, ContentManagerConfigSchema);
+  return { ...config, adminPassword: '', editorPassword: '', apiPassword: '' };
+}
+
 /** The value as the form holds it: structured settings as canonical JSON, so unchanged reads as unchanged. */
 function normalize(setting: Setting, raw: string): string {
-  if (setting.kind === 'contentManager') return JSON.stringify(parseConfig(raw, ContentManagerConfigSchema));
+  if (setting.kind === 'contentManager') return JSON.stringify(contentManagerForm(raw));
   if (setting.kind === 'analytics') return JSON.stringify(parseConfig(raw, AnalyticsConfigSchema));
   return raw;
 }
@@ -61,15 +73,30 @@ function isFramable(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 
-const CONTENT_MANAGER_FIELDS: { key: keyof ContentManagerConfig; label: string; secret?: boolean }[] = [
+const CONTENT_MANAGER_FIELDS: { key: keyof ContentManagerConfig; label: string }[] = [
   { key: 'url', label: 'URL' },
   { key: 'adminUser', label: 'Admin User' },
-  { key: 'adminPassword', label: 'Admin Password', secret: true },
+  { key: 'adminPassword', label: 'Admin Password' },
   { key: 'editorUser', label: 'Editor User' },
-  { key: 'editorPassword', label: 'Editor Password', secret: true },
+  { key: 'editorPassword', label: 'Editor Password' },
   { key: 'apiUser', label: 'API User' },
-  { key: 'apiPassword', label: 'API Password', secret: true },
+  { key: 'apiPassword', label: 'API Password' },
 ];
+
+const SET_FLAG = {
+  adminPassword: 'adminPasswordSet',
+  editorPassword: 'editorPasswordSet',
+  apiPassword: 'apiPasswordSet',
+} as const satisfies Record<ContentManagerSecretField, string>;
+
+function isSecretField(key: keyof ContentManagerConfig): key is ContentManagerSecretField {
+  return (CONTENT_MANAGER_SECRET_FIELDS as readonly string[]).includes(key);
+}
+
+/** The URL as the server compares it (trailing slashes do not count). */
+function sameUrl(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
 
 const ANALYTICS_FIELDS: { key: keyof AnalyticsConfig; label: string; description?: string }[] = [
   { key: 'url', label: 'URL' },
@@ -242,10 +269,67 @@ function AnalyticsEditor(props: EditorProps) {
   );
 }
 
+/**
+ * The content-manager config. Passwords are write-only: a stored one shows as set (an empty,
+ * disabled input) with a Replace action; empty keeps it. A new URL asks for every stored password
+ * again, as the server only sends stored passwords to the URL they were saved for.
+ */
 function ContentManagerEditor(props: EditorProps & { getContentUrl?: () => Promise<string>; savedValue: string }) {
-  const config = parseConfig(props.value, ContentManagerConfigSchema);
+  const config = contentManagerForm(props.value);
   const saved = parseConfig(props.savedValue, ContentManagerConfigSchema);
-  const update = (key: keyof ContentManagerConfig, v: string) => props.onChange(JSON.stringify({ ...config, [key]: v }));
+  const stored = parseConfig(props.setting.value, ContentManagerConfigViewSchema);
+  const [replacing, setReplacing] = useState<ContentManagerSecretField[]>([]);
+  // After a save the stored state is new: every password shows as set (or not) again.
+  useEffect(() => setReplacing([]), [props.savedValue]);
+  const isUrlChanged = !sameUrl(config.url, stored.url);
+  const isSet = (field: ContentManagerSecretField) => stored[SET_FLAG[field]];
+  const isOpen = (field: ContentManagerSecretField) => !isSet(field) || isUrlChanged || replacing.includes(field);
+
+  const update = (key: keyof ContentManagerConfig, v: string) => {
+    const next = { ...config, [key]: v };
+    // Back on the stored URL, passwords typed only because it changed are dropped with it.
+    if (key === 'url' && sameUrl(v, stored.url)) {
+      for (const field of CONTENT_MANAGER_SECRET_FIELDS) if (isSet(field) && !replacing.includes(field)) next[field] = '';
+    }
+    props.onChange(JSON.stringify(next));
+  };
+  const handleReplace = (field: ContentManagerSecretField) => setReplacing((r) => [...r, field]);
+  const handleKeep = (field: ContentManagerSecretField) => {
+    setReplacing((r) => r.filter((f) => f !== field));
+    update(field, '');
+  };
+
+  const renderSecret = (field: ContentManagerSecretField, label: string) => {
+    const open = isOpen(field);
+    const hasAction = isSet(field) && !isUrlChanged && !props.disabled;
+    let description: string | undefined;
+    if (isSet(field) && isUrlChanged) description = 'The URL changed: enter this password again. Stored passwords only go to the URL they were saved for.';
+    else if (isSet(field) && open) description = 'Leave empty to keep the stored password.';
+    return (
+      <Group key={field} align="flex-end" gap="xs" wrap="nowrap">
+        <PasswordInput
+          style={{ flex: 1 }}
+          label={label}
+          description={description}
+          placeholder={open ? (isSet(field) ? 'New password' : 'Not set') : 'Set (hidden)'}
+          value={open ? config[field] : ''}
+          onChange={(e) => update(field, e.currentTarget.value)}
+          disabled={props.disabled || !open}
+          autoComplete="new-password"
+        />
+        {hasAction &&
+          (open ? (
+            <Button variant="default" aria-label={`Keep the stored ${label}`} onClick={() => handleKeep(field)}>
+              Keep
+            </Button>
+          ) : (
+            <Button variant="default" aria-label={`Replace ${label}`} onClick={() => handleReplace(field)}>
+              Replace
+            </Button>
+          ))}
+      </Group>
+    );
+  };
   const [frame, setFrame] = useState<{ url: string | null; error: string | null; loading: boolean } | null>(null);
 
   const handleView = () => {
@@ -266,15 +350,8 @@ function ContentManagerEditor(props: EditorProps & { getContentUrl?: () => Promi
   return (
     <EditorFrame {...props}>
       {CONTENT_MANAGER_FIELDS.map((f) =>
-        f.secret ? (
-          <PasswordInput
-            key={f.key}
-            label={f.label}
-            value={config[f.key]}
-            onChange={(e) => update(f.key, e.currentTarget.value)}
-            disabled={props.disabled}
-            autoComplete="new-password"
-          />
+        isSecretField(f.key) ? (
+          renderSecret(f.key, f.label)
         ) : (
           <TextInput key={f.key} label={f.label} value={config[f.key]} onChange={(e) => update(f.key, e.currentTarget.value)} disabled={props.disabled} />
         ),

@@ -20,6 +20,7 @@ export const SettingValueBody = z.object({
 export const SettingParams = z.object({ id: Id, idString: z.string().min(1).max(100) });
 export const SiteSettingParams = z.object({ siteId: Id, idString: z.string().min(1).max(100) });
 
+/** The content-manager config as the server uses it; its passwords never leave the server. */
 export const ContentManagerConfigSchema = z.object({
   url: z.string().default(''),
   adminUser: z.string().default(''),
@@ -30,6 +31,49 @@ export const ContentManagerConfigSchema = z.object({
   apiPassword: z.string().default(''),
 });
 export type ContentManagerConfig = z.infer<typeof ContentManagerConfigSchema>;
+
+/** The password fields of the content-manager config: write-only, stored encrypted. */
+export const CONTENT_MANAGER_SECRET_FIELDS = ['adminPassword', 'editorPassword', 'apiPassword'] as const;
+export type ContentManagerSecretField = (typeof CONTENT_MANAGER_SECRET_FIELDS)[number];
+
+/** A password as a save sends it: left out or '' keeps the stored one, null removes it. */
+const SecretInput = z.string().nullable().optional();
+
+/**
+ * The content-manager config a save sends (JSON text in the setting's value). A new URL needs
+ * every stored password again (or null): stored passwords only go to the URL they were saved for.
+ */
+export const ContentManagerConfigInputSchema = z.object({
+  url: z.string().default(''),
+  adminUser: z.string().default(''),
+  adminPassword: SecretInput,
+  editorUser: z.string().default(''),
+  editorPassword: SecretInput,
+  apiUser: z.string().default(''),
+  apiPassword: SecretInput,
+});
+export type ContentManagerConfigInput = z.infer<typeof ContentManagerConfigInputSchema>;
+
+/** A password as every answer shows it: always ''. */
+const SecretShown = z.literal('').catch('');
+
+/**
+ * The content-manager config as every answer shows it (JSON text in the setting's value): the
+ * URL and users, each password '' and whether one is stored (`…PasswordSet`).
+ */
+export const ContentManagerConfigViewSchema = z.object({
+  url: z.string().default(''),
+  adminUser: z.string().default(''),
+  adminPassword: SecretShown,
+  adminPasswordSet: z.boolean().default(false),
+  editorUser: z.string().default(''),
+  editorPassword: SecretShown,
+  editorPasswordSet: z.boolean().default(false),
+  apiUser: z.string().default(''),
+  apiPassword: SecretShown,
+  apiPasswordSet: z.boolean().default(false),
+});
+export type ContentManagerConfigView = z.infer<typeof ContentManagerConfigViewSchema>;
 
 export const AnalyticsConfigSchema = z.object({
   url: z.string().default(''),

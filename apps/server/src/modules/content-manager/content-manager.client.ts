@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { OutboundError, type OutboundFetch } from '../../lib/outbound-fetch.js';
 
 /** How long Plinth waits for the external content manager (Strapi) before answering 502. */
 export const CONTENT_MANAGER_TIMEOUT_MS = 10_000;
@@ -9,35 +10,51 @@ const LocalAuthAnswer = z.object({ jwt: z.string().min(1) });
 
 /** Signs in to the Strapi admin panel (POST {url}/admin/login); answers the admin user and token. */
 export async function strapiAdminLogin(
+  outbound: OutboundFetch,
   baseUrl: string,
   email: string,
   password: string,
 ): Promise<{ user: unknown; token: string }> {
-  const answer = await postJson(`${baseUrl}/admin/login`, { email, password }, AdminLoginAnswer);
+  const answer = await postJson(outbound, `${baseUrl}/admin/login`, { email, password }, AdminLoginAnswer);
   return { user: answer.data.user ?? null, token: answer.data.token };
 }
 
 /** Signs in a Strapi API user (POST {url}/api/auth/local); answers its jwt. */
-export async function strapiLocalAuth(baseUrl: string, identifier: string, password: string): Promise<{ jwt: string }> {
-  const answer = await postJson(`${baseUrl}/api/auth/local`, { identifier, password }, LocalAuthAnswer);
+export async function strapiLocalAuth(
+  outbound: OutboundFetch,
+  baseUrl: string,
+  identifier: string,
+  password: string,
+): Promise<{ jwt: string }> {
+  const answer = await postJson(outbound, `${baseUrl}/api/auth/local`, { identifier, password }, LocalAuthAnswer);
   return { jwt: answer.jwt };
 }
 
-async function postJson<T extends z.ZodType>(url: string, body: unknown, schema: T): Promise<z.infer<T>> {
+/**
+ * POSTs JSON through the outbound client (its address rules answer their own 400/502). A redirect
+ * is followed only when it drops the body, so the passwords never go to another address.
+ */
+async function postJson<T extends z.ZodType>(outbound: OutboundFetch, url: string, body: unknown, schema: T): Promise<z.infer<T>> {
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await outbound(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
-      redirect: 'error',
-      signal: AbortSignal.timeout(CONTENT_MANAGER_TIMEOUT_MS),
+      timeoutMs: CONTENT_MANAGER_TIMEOUT_MS,
     });
-  } catch {
-    throw new AppError('ExternalServiceError', 'The content manager could not be reached.');
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    const messages: Record<OutboundError['reason'], string> = {
+      timeout: `The content manager did not answer within ${CONTENT_MANAGER_TIMEOUT_MS / 1000} seconds.`,
+      unreachable: 'The content manager could not be reached.',
+      redirects: `The content manager did not answer as expected: ${error.message}`,
+      'too-large': `The content manager did not answer as expected: ${error.message}`,
+    };
+    const message = messages[error.reason];
+    throw new AppError('ExternalServiceError', message);
   }
   if (!response.ok) {
-    await response.body?.cancel();
     throw new AppError('ExternalServiceError', `The content manager refused the sign-in (HTTP ${response.status}).`);
   }
   let json: unknown;

@@ -1,9 +1,10 @@
-import { ContentManagerConfigSchema, SETTING_IDS, type ContentManagerConfig } from '@plinth/shared';
+import { SETTING_IDS, type ContentManagerConfig } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
 import { findOrganizationSettingRow } from '../organization/organization.repository.js';
 import { requireOrganization } from '../organization/organization.service.js';
+import { openContentManagerConfig } from './content-manager-config.service.js';
 import { strapiAdminLogin, strapiLocalAuth } from './content-manager.client.js';
 
 /**
@@ -16,7 +17,7 @@ export async function createContentManagerLogin(
   organizationId: string,
 ): Promise<{ user: unknown; token: string }> {
   const config = await loadConfig(deps, grants, organizationId);
-  return strapiAdminLogin(config.url, config.adminUser, config.adminPassword);
+  return strapiAdminLogin(deps.outbound, config.url, config.adminUser, config.adminPassword);
 }
 
 /** A jwt of the organization's content-manager API user, for reading content. */
@@ -26,25 +27,15 @@ export async function createContentManagerApiAuth(
   organizationId: string,
 ): Promise<{ jwt: string }> {
   const config = await loadConfig(deps, grants, organizationId);
-  return strapiLocalAuth(config.url, config.apiUser, config.apiPassword);
+  return strapiLocalAuth(deps.outbound, config.url, config.apiUser, config.apiPassword);
 }
 
 async function loadConfig(deps: AppDeps, grants: Grants, organizationId: string): Promise<ContentManagerConfig> {
   await requireOrganization(deps, grants, organizationId, 'view');
   const row = await findOrganizationSettingRow(deps.db, organizationId, SETTING_IDS.contentManager);
-  const config = parseConfig(row?.value ?? '');
+  const config = openContentManagerConfig(deps.secrets, organizationId, row?.value ?? '');
   if (!config?.url) {
     throw new AppError('ValidationError', 'The content manager URL is not configured for this organization.');
   }
   return { ...config, url: config.url.replace(/\/+$/, '') };
-}
-
-function parseConfig(value: string): ContentManagerConfig | null {
-  if (!value) return null;
-  try {
-    const parsed = ContentManagerConfigSchema.safeParse(JSON.parse(value));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }

@@ -21,7 +21,7 @@ export function presentOrganizationSummary(row: OrganizationRow, grants: Grants)
   };
 }
 
-/** The organization screen's data; content-manager passwords only reach admins. */
+/** The organization screen's data. */
 export function presentOrganization(
   row: OrganizationRow,
   grants: Grants,
@@ -32,6 +32,6 @@ export function presentOrganization(
   return {
     ...summary,
     sites,
-    organizationsettings: settings.map((s) => presentOrganizationSetting(s, { revealSecrets: summary.isAdmin })),
+    organizationsettings: settings.map(presentOrganizationSetting),
   };
 }

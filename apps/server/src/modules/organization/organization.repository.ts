@@ -103,3 +103,18 @@ export async function updateOrganizationSettingValue(db: Db, id: string, value: 
     .returning();
   return row!;
 }
+
+/** One setting's row in every organization (start-up upkeep). */
+export async function listSettingRowsOfEveryOrganization(db: Db, idString: string): Promise<OrganizationSettingRow[]> {
+  return db.select().from(organizationSettings).where(eq(organizationSettings.idString, idString));
+}
+
+/** Replaces the value only while it is still `expected`; answers whether it did. */
+export async function replaceOrganizationSettingValue(db: Db, id: string, expected: string, value: string): Promise<boolean> {
+  const rows = await db
+    .update(organizationSettings)
+    .set({ value, updatedAt: new Date() })
+    .where(and(eq(organizationSettings.id, id), eq(organizationSettings.value, expected)))
+    .returning({ id: organizationSettings.id });
+  return rows.length > 0;
+}

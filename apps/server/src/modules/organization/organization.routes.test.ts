@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrganizationListSchema, OrganizationSchema, SettingSchema, SiteListSchema } from '@plinth/shared';
 import { exhibits, organizationSettings, sites } from '../../db/schema.js';
@@ -136,30 +136,13 @@ describe('GET /org-management/organization', () => {
 });
 
 describe('GET /org-management/organization/{id}', () => {
-  it('answers sites and settings to any role, passwords only to admins', async () => {
+  it('answers sites and settings to any role', async () => {
     const { org, siteA, siteB } = await createWorld(server);
-    const config = {
-      url: 'https://cms.example.com',
-      adminUser: 'admin@example.com',
-      adminPassword: 'admin-secret',
-      editorUser: 'editor@example.com',
-      editorPassword: 'editor-secret',
-      apiUser: 'api@example.com',
-      apiPassword: 'api-secret',
-    };
     const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
-    const saved = await manager.put(`/org-management/organization/${org.id}/setting/content_manager_config`, {
-      value: JSON.stringify(config),
-    });
-    expect(saved.status).toBe(200);
-
     const asManager = OrganizationSchema.parse((await manager.get(`/org-management/organization/${org.id}`)).body);
     expect(asManager).toMatchObject({ id: org.id, name: org.name, role: 'manager', isAdmin: true, canCreate: true });
     expect(asManager.sites.map((s) => s.id)).toEqual([siteA.id, siteB.id]);
     expect(asManager.sites[0]).toMatchObject({ organizationName: org.name, role: 'manager', canCreate: true });
-    const managerConfig = asManager.organizationsettings.find((s) => s.idString === 'content_manager_config')!;
-    expect(JSON.parse(managerConfig.value)).toEqual(config);
-
     for (const role of ['VIEWER', 'DEVELOPER'] as const) {
       const client = await userWith(server, ['organization', org.id, role]);
       const res = await client.get(`/org-management/organization/${org.id}`);
@@ -167,9 +150,6 @@ describe('GET /org-management/organization/{id}', () => {
       const body = OrganizationSchema.parse(res.body);
       expect(body).toMatchObject({ role: role.toLowerCase(), isAdmin: false, canCreate: false });
       expect(body.sites.map((s) => s.id)).toEqual([siteA.id, siteB.id]);
-      const blanked = JSON.parse(body.organizationsettings.find((s) => s.idString === 'content_manager_config')!.value);
-      expect(blanked).toEqual({ ...config, adminPassword: '', editorPassword: '', apiPassword: '' });
-      expect(JSON.stringify(res.body)).not.toContain('secret');
     }
   });
 
@@ -265,6 +245,128 @@ describe('DELETE /org-management/organization/{id}', () => {
     expect((await siteManager.delete(`/org-management/organization/${org.id}`)).status).toBe(403);
     expect((await outsider.delete(`/org-management/organization/${org.id}`)).status).toBe(404);
     expect((await admin.get(`/org-management/organization/${org.id}`)).status).toBe(200);
+  });
+});
+
+describe('content-manager passwords (write-only)', () => {
+  const config = {
+    url: 'https://cms.example.com',
+    adminUser: 'admin@example.com',
+    adminPassword: 'admin-secret',
+    editorUser: 'editor@example.com',
+    editorPassword: 'editor-secret',
+    apiUser: 'api@example.com',
+    apiPassword: 'api-secret',
+  };
+  /** What every answer shows of `config`: users and URL, and which passwords are set. */
+  const shown = {
+    url: config.url,
+    adminUser: config.adminUser,
+    adminPassword: '',
+    adminPasswordSet: true,
+    editorUser: config.editorUser,
+    editorPassword: '',
+    editorPasswordSet: true,
+    apiUser: config.apiUser,
+    apiPassword: '',
+    apiPasswordSet: true,
+  };
+  const contentManagerValue = (settings: { idString: string; value: string }[]) =>
+    JSON.parse(settings.find((s) => s.idString === 'content_manager_config')!.value) as Record<string, unknown>;
+  const storedValue = async (organizationId: string) => {
+    const [row] = await server.deps.db
+      .select({ value: organizationSettings.value })
+      .from(organizationSettings)
+      .where(and(eq(organizationSettings.organizationId, organizationId), eq(organizationSettings.idString, 'content_manager_config')));
+    return row!.value;
+  };
+
+  it('never answers a stored password, on any route that answers settings, to any role', async () => {
+    const { org, siteA } = await createWorld(server);
+    const manager = await userWith(server, ['organization', org.id, 'MANAGER']);
+    const saved = await manager.put(`/org-management/organization/${org.id}/setting/content_manager_config`, {
+      value: JSON.stringify(config),
+    });
+    expect(saved.status).toBe(200);
+    expect(JSON.parse(SettingSchema.parse(saved.body).value)).toEqual(shown);
+    // Even if the setting were shown on the sites (inherited), the site routes present it the same way.
+    await server.deps.db
+      .update(organizationSettings)
+      .set({ inherited: true })
+      .where(and(eq(organizationSettings.organizationId, org.id), eq(organizationSettings.idString, 'content_manager_config')));
+
+    const clients = [
+      manager,
+      admin,
+      await userWith(server, ['organization', org.id, 'DEVELOPER']),
+      await userWith(server, ['organization', org.id, 'VIEWER']),
+    ];
+    for (const client of clients) {
+      const organization = await client.get(`/org-management/organization/${org.id}`);
+      expect(organization.status).toBe(200);
+      expect(contentManagerValue(OrganizationSchema.parse(organization.body).organizationsettings)).toEqual(shown);
+      const site = await client.get(`/org-management/site/${siteA.id}`);
+      expect(contentManagerValue(site.body.sitesettings)).toEqual(shown);
+      const siteSettings = await client.get(`/org-management/site/setting/${siteA.id}`);
+      expect(contentManagerValue(siteSettings.body.siteSettings)).toEqual(shown);
+      for (const res of [organization, site, siteSettings, await client.get('/org-management/organization')]) {
+        expect(JSON.stringify(res.body)).not.toContain('-secret');
+      }
+    }
+    const renamed = await manager.put(`/org-management/organization/${org.id}`, { name: uniqueName('Renamed') });
+    expect(renamed.status).toBe(200);
+    expect(contentManagerValue(renamed.body.organizationsettings)).toEqual(shown);
+    expect(JSON.stringify(renamed.body)).not.toContain('-secret');
+
+    const stored = await storedValue(org.id);
+    expect(stored).not.toContain('-secret');
+    const parsed = JSON.parse(stored) as Record<string, string>;
+    expect(parsed).toMatchObject({ url: config.url, adminUser: config.adminUser });
+    for (const field of ['adminPassword', 'editorPassword', 'apiPassword']) expect(parsed[field]).toMatch(/^enc:v1:/);
+  });
+
+  it('keeps a password a save leaves out or empty, and removes one saved as null', async () => {
+    const { org } = await createWorld(server);
+    const path = `/org-management/organization/${org.id}/setting/content_manager_config`;
+    expect((await admin.put(path, { value: JSON.stringify(config) })).status).toBe(200);
+    const before = JSON.parse(await storedValue(org.id)) as Record<string, string>;
+    const { editorPassword: _left, ...withoutEditor } = config;
+    const kept = await admin.put(path, {
+      value: JSON.stringify({ ...withoutEditor, adminUser: 'new-admin@example.com', adminPassword: '', apiPassword: null }),
+    });
+    expect(kept.status).toBe(200);
+    expect(JSON.parse(kept.body.value)).toEqual({
+      ...shown,
+      adminUser: 'new-admin@example.com',
+      apiPasswordSet: false,
+    });
+    const after = JSON.parse(await storedValue(org.id)) as Record<string, string>;
+    expect(after.adminPassword).toBe(before.adminPassword);
+    expect(after.editorPassword).toBe(before.editorPassword);
+    expect(after.apiPassword).toBe('');
+
+    const replaced = await admin.put(path, { value: JSON.stringify({ ...config, adminPassword: 'other-secret' }) });
+    expect(JSON.parse(replaced.body.value)).toEqual(shown);
+    expect((JSON.parse(await storedValue(org.id)) as Record<string, string>).adminPassword).not.toBe(before.adminPassword);
+  });
+
+  it('asks for the passwords again when the URL changes, so they never go to a new address unasked', async () => {
+    const { org } = await createWorld(server);
+    const path = `/org-management/organization/${org.id}/setting/content_manager_config`;
+    expect((await admin.put(path, { value: JSON.stringify(config) })).status).toBe(200);
+    const moved = await admin.put(path, {
+      value: JSON.stringify({ ...config, url: 'https://attacker.example.net', adminPassword: '', editorPassword: '', apiPassword: '' }),
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.response).toMatch(/^value\.adminPassword: /);
+    expect(JSON.parse(await storedValue(org.id)).url).toBe(config.url);
+    const trailingSlash = await admin.put(path, { value: JSON.stringify({ ...config, url: `${config.url}/`, adminPassword: '' }) });
+    expect(trailingSlash.status).toBe(200);
+    const reentered = await admin.put(path, {
+      value: JSON.stringify({ ...config, url: 'https://cms2.example.com', editorPassword: null }),
+    });
+    expect(reentered.status).toBe(200);
+    expect(JSON.parse(reentered.body.value)).toEqual({ ...shown, url: 'https://cms2.example.com', editorPasswordSet: false });
   });
 });
 

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
 import { isUniqueViolation } from '../auth/users.service.js';
+import { sealContentManagerConfig } from '../content-manager/content-manager-config.service.js';
 import { presentOrganizationSetting } from '../settings/settings.presenter.js';
 import { validateSettingValue } from '../settings/settings.service.js';
 import { presentSiteSummary } from '../site/site.presenter.js';
@@ -89,7 +90,7 @@ export async function deleteOrganization(deps: AppDeps, grants: Grants, id: stri
   }
 }
 
-/** Saves one organization setting (organization managers), checked against its kind. */
+/** Saves one organization setting (organization managers), checked against its kind; passwords are sealed. */
 export async function updateOrganizationSetting(
   deps: AppDeps,
   grants: Grants,
@@ -100,9 +101,11 @@ export async function updateOrganizationSetting(
   await requireOrganization(deps, grants, id, 'administer');
   const setting = await findOrganizationSettingRow(deps.db, id, idString);
   if (!setting) throw new AppError('NotFound', 'There is no such organization setting.');
-  const stored = validateSettingValue(settingKind(idString), value, deps.config.REPORT_URL_PREFIX);
+  const kind = settingKind(idString);
+  const checked = validateSettingValue(kind, value, deps.config.REPORT_URL_PREFIX);
+  const stored = kind === 'contentManager' ? sealContentManagerConfig(deps.secrets, id, checked, setting.value) : checked;
   const row = await updateOrganizationSettingValue(deps.db, setting.id, stored);
-  return presentOrganizationSetting(row, { revealSecrets: true });
+  return presentOrganizationSetting(row);
 }
 
 /** The sites of one organization the caller can see (all of them with a role on the organization). */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   AnalyticsConfigSchema,
-  ContentManagerConfigSchema,
+  ContentManagerConfigInputSchema,
   isAllowedReportUrl,
   type SettingKind,
 } from '@plinth/shared';
@@ -10,13 +10,14 @@ import { AppError } from '../../lib/app-error.js';
 /**
  * Checks a new setting value against its kind and answers the value to store: the JSON configs
  * are stored normalised (every field present), other values as given. Throws a 400 naming the
- * problem.
+ * problem. The content-manager config's passwords come out as given (left out, '', null or a new
+ * one): content-manager-config.service.ts seals them before storage.
  */
 export function validateSettingValue(kind: SettingKind, value: string, reportUrlPrefix: string): string {
   switch (kind) {
     case 'contentManager': {
       if (value === '') return value;
-      const config = parseJsonConfig(value, ContentManagerConfigSchema, 'content manager');
+      const config = parseJsonConfig(value, ContentManagerConfigInputSchema, 'content manager');
       if (config.url !== '' && !isHttpUrl(config.url)) {
         throw invalid('value.url: the content manager URL must be an http or https URL');
       }

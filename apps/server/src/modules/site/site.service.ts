@@ -60,7 +60,7 @@ export async function createSite(deps: AppDeps, grants: Grants, organizationId: 
  */
 export async function getSite(deps: AppDeps, grants: Grants, id: string): Promise<Site> {
   const row = await requireSite(deps, grants, id);
-  const settings = can(grants.siteRole(row), 'view') ? await loadSiteSettings(deps, grants, row) : [];
+  const settings = can(grants.siteRole(row), 'view') ? await loadSiteSettings(deps, row) : [];
   return presentSite(row, grants, settings);
 }
 
@@ -85,7 +85,7 @@ export async function deleteSite(deps: AppDeps, grants: Grants, id: string): Pro
 /** The settings a site shows: its organization's inherited ones (read-only here), then its own. */
 export async function getSiteSettings(deps: AppDeps, grants: Grants, siteId: string): Promise<{ siteSettings: Setting[] }> {
   const row = await requireSite(deps, grants, siteId, 'view');
-  return { siteSettings: await loadSiteSettings(deps, grants, row) };
+  return { siteSettings: await loadSiteSettings(deps, row) };
 }
 
 /** Saves one of the site's own settings (DEVELOPER and up); inherited ones are refused. */
@@ -107,14 +107,13 @@ export async function updateSiteSetting(
   return presentSiteSetting(await updateSiteSettingValue(deps.db, setting.id, stored));
 }
 
-async function loadSiteSettings(deps: AppDeps, grants: Grants, site: SiteListRow): Promise<Setting[]> {
+async function loadSiteSettings(deps: AppDeps, site: SiteListRow): Promise<Setting[]> {
   const [inherited, own] = await Promise.all([
     listOrganizationSettingRows(deps.db, site.organizationId, { inheritedOnly: true }),
     listSiteSettingRows(deps.db, site.id),
   ]);
-  const revealSecrets = can(grants.organizationRole(site.organizationId), 'administer');
   return [
-    ...inherited.map((row) => presentOrganizationSetting(row, { revealSecrets })),
+    ...inherited.map(presentOrganizationSetting),
     ...own.map(presentSiteSetting),
   ];
 }

@@ -41,6 +41,21 @@ test.describe('sign in and out', () => {
     await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
   });
 
+  test('logging out in one tab sends the other tabs of the session to login, saying why', async ({ page, context, plinth, signIn }) => {
+    const email = uniqueEmail('two-tabs');
+    await createUserWithCli(plinth, email);
+    await signIn(page, email, USER_PASSWORD);
+    const other = await context.newPage();
+    await other.goto('/');
+    await expect(other.getByText(/^Good (Morning|Afternoon|Evening)/)).toBeVisible();
+
+    await logOut(page);
+    // The server closes the other tab's socket at once; the console answers by signing in again.
+    await expect(other).toHaveURL(/\/login\?session=ended$/);
+    await expect(other.getByRole('status')).toHaveText('Your session has ended. Please sign in again.');
+    await expect(other.getByRole('button', { name: 'Log In' })).toBeVisible();
+  });
+
   test('a signed-in user opening /login goes home', async ({ page, signIn }) => {
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.goto('/login');

@@ -65,6 +65,21 @@ describe('plinth user create (embedded database)', () => {
     expect(res.err).toContain('A user with that email address already exists');
   });
 
+  it('takes platform admin away and gives it back, and signs a user out everywhere', async () => {
+    const revoke = await cli('user', 'platform-admin', '--email', 'ADA@example.com', '--revoke');
+    expect(revoke).toEqual({ code: 0, out: 'ada@example.com is no longer a platform admin.\n', err: '' });
+    const grant = await cli('user', 'platform-admin', '--email', 'ada@example.com', '--grant');
+    expect(grant).toEqual({ code: 0, out: 'ada@example.com is a platform admin.\n', err: '' });
+    const signOut = await cli('user', 'sign-out', '--email', 'ada@example.com');
+    expect(signOut).toEqual({ code: 0, out: 'Signed ada@example.com out everywhere.\n', err: '' });
+    const unknown = await cli('user', 'sign-out', '--email', 'nobody@example.com');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toBe('plinth: No user has the email nobody@example.com.\n');
+    const both = await cli('user', 'platform-admin', '--email', 'ada@example.com', '--grant', '--revoke');
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/give exactly one of --grant and --revoke/);
+  });
+
   it('prints the usage for missing options or an unknown command', async () => {
     const missing = await cli('user', 'create', '--email', 'x@example.com');
     expect(missing.code).toBe(2);

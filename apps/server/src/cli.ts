@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { ERROR_MESSAGES, type ErrorCode } from '@plinth/shared';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { createDetachedHardwareGateway } from './devices/hardware-gateway.js';
@@ -8,49 +7,103 @@ import { createDetachedExhibitGateway } from './devices/exhibit-gateway.js';
 import { DataDirLockedError } from './db/lock.js';
 import type { AppDeps } from './deps.js';
 import { AppError } from './lib/app-error.js';
+import { createBackgroundTasks } from './lib/background.js';
 import { systemClock } from './lib/clock.js';
+import { loadDotEnv } from './lib/dotenv.js';
+import { createOutboundFetch } from './lib/outbound-fetch.js';
+import { createDetachedSecretBox } from './lib/secret-box.js';
 import { createMailer } from './mail/mailer.js';
 import { createInProcessHub } from './realtime/hub.js';
+import { createRedisHub } from './realtime/redis-hub.js';
+import { setPlatformAdmin, signOutUserByEmail } from './modules/auth/user-admin.service.js';
 import { createUser } from './modules/auth/users.service.js';
 
 const USAGE = `Usage:
   plinth user create --email <email> --password <password> [--first-name <name>] [--last-name <name>] [--platform-admin]
+  plinth user sign-out --email <email>
+  plinth user platform-admin --email <email> (--grant | --revoke)
 
-Uses the same DATA_DIR / DATABASE_URL as the server. With the embedded database, run it while the
-server is stopped (or point both at DATABASE_URL).`;
+Uses the same DATA_DIR / DATABASE_URL (and .env) as the server. With the embedded database, run it
+while the server is stopped (or point both at DATABASE_URL). With REDIS_URL set, running servers
+act on sign-out and platform-admin changes at once; without it, within a few seconds.`;
+
+type Output = { write: (text: string) => unknown };
+
+/** One `plinth user …` action: its options and what it does with them. */
+type Command = {
+  options: NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+  /** A problem with the options (printed with the usage, exit 2), or null. */
+  check: (values: Record<string, string | boolean | undefined>) => string | null;
+  run: (deps: AppDeps, values: Record<string, string | boolean | undefined>) => Promise<string>;
+};
+
+const COMMANDS: Record<string, Command> = {
+  create: {
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      'platform-admin': { type: 'boolean', default: false },
+    },
+    check: (values) => (values.email && values.password ? null : '--email and --password are required'),
+    run: async (deps, values) => {
+      const user = await createUser(deps, {
+        email: String(values.email),
+        password: String(values.password),
+        firstName: values['first-name'] as string | undefined,
+        lastName: values['last-name'] as string | undefined,
+        isPlatformAdmin: values['platform-admin'] === true,
+      });
+      return `Created user ${user.email}${user.isPlatformAdmin ? ' (platform admin)' : ''}.`;
+    },
+  },
+  'sign-out': {
+    options: { email: { type: 'string' } },
+    check: (values) => (values.email ? null : '--email is required'),
+    run: async (deps, values) => {
+      const user = await signOutUserByEmail(deps, String(values.email));
+      return `Signed ${user.email} out everywhere.`;
+    },
+  },
+  'platform-admin': {
+    options: { email: { type: 'string' }, grant: { type: 'boolean', default: false }, revoke: { type: 'boolean', default: false } },
+    check: (values) =>
+      !values.email ? '--email is required' : values.grant === values.revoke ? 'give exactly one of --grant and --revoke' : null,
+    run: async (deps, values) => {
+      const user = await setPlatformAdmin(deps, String(values.email), values.grant === true);
+      return user.isPlatformAdmin ? `${user.email} is a platform admin.` : `${user.email} is no longer a platform admin.`;
+    },
+  },
+};
 
 /** The `plinth` command line. Answers the exit code. */
-export async function runCli(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+export async function runCli(argv: string[], out: Output = process.stdout, err: Output = process.stderr): Promise<number> {
   const [area, action, ...rest] = argv;
-  if (area !== 'user' || action !== 'create') {
+  const command = area === 'user' && action ? COMMANDS[action] : undefined;
+  if (!command) {
     err.write(`${USAGE}\n`);
     return area === undefined || area === '--help' || area === 'help' ? 0 : 2;
   }
-  let values;
+  let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        email: { type: 'string' },
-        password: { type: 'string' },
-        'first-name': { type: 'string' },
-        'last-name': { type: 'string' },
-        'platform-admin': { type: 'boolean', default: false },
-      },
-      strict: true,
-    }));
+    ({ values } = parseArgs({ args: rest, options: command.options, strict: true }));
   } catch (error) {
     err.write(`plinth: ${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  if (!values.email || !values.password) {
-    err.write(`plinth: --email and --password are required\n${USAGE}\n`);
+  const problem = command.check(values);
+  if (problem) {
+    err.write(`plinth: ${problem}\n${USAGE}\n`);
     return 2;
   }
   try {
+    loadDotEnv();
     const config = loadConfig();
     const logger = pino({ level: 'warn' });
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, holder: 'command line' });
+    const hub = config.REDIS_URL ? await createRedisHub(config.REDIS_URL, logger) : createInProcessHub();
+    const background = createBackgroundTasks(logger);
     try {
       await database.migrate();
       const deps: AppDeps = {
@@ -58,27 +111,27 @@ export async function runCli(argv: string[], out = process.stdout, err = process
         database,
         db: database.db,
         logger,
+        background,
         clock: systemClock,
-        hub: createInProcessHub(),
-        mailer: createMailer({ from: config.MAIL_FROM, logger }),
+        // Running servers learn of account changes through the hub when they share REDIS_URL.
+        hub,
+        mailer: createMailer({ transport: config.mailTransport, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
+        outbound: createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE }),
+        // No command reads stored secrets; the key (and its file) stay the server's.
+        secrets: createDetachedSecretBox(),
         exhibitGateway: createDetachedExhibitGateway(),
         hardwareGateway: createDetachedHardwareGateway(),
       };
-      const user = await createUser(deps, {
-        email: values.email,
-        password: values.password,
-        firstName: values['first-name'],
-        lastName: values['last-name'],
-        isPlatformAdmin: values['platform-admin'],
-      });
-      out.write(`Created user ${user.email}${user.isPlatformAdmin ? ' (platform admin)' : ''}.\n`);
+      out.write(`${await command.run(deps, values)}\n`);
       return 0;
     } finally {
+      await background.drain();
+      await hub.close();
       await database.close();
     }
   } catch (error) {
     if (error instanceof AppError) {
-      err.write(`plinth: ${ERROR_MESSAGES[error.code as ErrorCode] ?? error.message}\n`);
+      err.write(`plinth: ${error.message}\n`);
       return 1;
     }
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {

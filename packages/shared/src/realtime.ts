@@ -47,9 +47,20 @@ export type RealtimeEvent =
   | { type: 'hardware.deleted'; hardwareId: string }
   | { type: 'file.uploaded'; exhibitId: string; fileName: string };
 
+/** Close codes of the console's /ws socket. */
+export const CONSOLE_CLOSE = {
+  /** The session ended (logout, password change, signed out by an admin, expired): sign in again. */
+  sessionEnded: 4401,
+} as const;
+
 /** Messages the server sends on the /ws socket. */
 export type ServerMessage =
   | { type: 'handshake'; authenticated: boolean; userId?: string }
+  /**
+   * The user's grants changed (a grant removed or its role changed): the ids listed are no longer
+   * delivered, and what the console shows about rights should be read again.
+   */
+  | { type: 'access.changed'; exhibitIds: string[]; hardwareIds: string[] }
   | { type: 'subscribed'; exhibitIds: string[]; hardwareIds: string[]; refused: string[] }
   | { type: 'unsubscribed'; exhibitIds: string[]; hardwareIds: string[] }
   | { type: 'error'; message: string }

@@ -7,15 +7,20 @@ import {
   EXHIBIT_CLOSE,
   EXHIBIT_HEARTBEAT_MS,
   EXHIBIT_OFFLINE_AFTER_MS,
+  describeUnsafeText,
+  findUnsafeText,
   parseManifest,
   SdkMessageSchema,
   topicFor,
   type GatewayMessage,
+  type SdkMessage,
+  type UnsafeText,
 } from '@plinth/shared';
 import { exhibitConnections, exhibits } from '../db/schema.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
-import type { RealtimeHub } from '../realtime/hub.js';
+import { describeFailure } from '../lib/describe-failure.js';
+import { nodeChannel } from '../realtime/channel.js';
 import {
   acknowledge,
   pushSync,
@@ -25,7 +30,7 @@ import {
   setOpMode,
   type StatusCache,
 } from '../modules/exhibit-runtime/exhibit-runtime.service.js';
-import { verifyExhibitCredential } from '../modules/exhibit-runtime/exhibit-tokens.service.js';
+import { credentialTokenId, verifyExhibitCredential } from '../modules/exhibit-runtime/exhibit-tokens.service.js';
 import { ingestManifest } from '../modules/exhibit-runtime/manifest-ingest.service.js';
 
 /** Why an exhibit went offline, kept in its connection history. */
@@ -71,30 +76,8 @@ type DeviceMessage =
   /** A connection of the exhibit authenticated at `at` (ms): older ones, on any node, close as replaced. */
   | { type: 'device.takeover'; connectionId: string; at: number };
 
-/** The hub topic on which the node holding an exhibit's connection listens. */
-export function deviceTopicFor(exhibitId: string): string {
-  return `exhibit-device:${exhibitId}`;
-}
-
-type DeviceChannel = {
-  publish: (exhibitId: string, message: DeviceMessage) => void;
-  subscribe: (exhibitId: string, listener: (message: DeviceMessage) => void) => () => void;
-};
-
-/**
- * Device messages ride on the realtime hub, which carries any JSON by topic (in process and
- * through Redis alike); only the gateway reads or writes these topics.
- */
-function deviceChannel(hub: RealtimeHub): DeviceChannel {
-  const raw = hub as unknown as {
-    publish: (topic: string, message: DeviceMessage) => void;
-    subscribe: (topic: string, listener: (message: DeviceMessage) => void) => () => void;
-  };
-  return {
-    publish: (exhibitId, message) => raw.publish(deviceTopicFor(exhibitId), message),
-    subscribe: (exhibitId, listener) => raw.subscribe(deviceTopicFor(exhibitId), listener),
-  };
-}
+/** The hub topic prefix on which the node holding an exhibit's connection listens. */
+const DEVICE_TOPIC_PREFIX = 'exhibit-device';
 
 type Connection = {
   /** Tells this connection apart from the exhibit's connections on other nodes. */
@@ -117,7 +100,7 @@ type Connection = {
 
 export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
   const current = new Map<string, Connection>();
-  const devices = deviceChannel(deps.hub);
+  const devices = nodeChannel<DeviceMessage>(deps.hub, DEVICE_TOPIC_PREFIX);
   /** The `lastOnlineChange` this node wrote when it last marked each exhibit online. */
   const onlineStamps = new Map<string, Date>();
   const all = new Set<Connection>();
@@ -214,34 +197,45 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     void track(queueOnline(connection, false)).catch((error: unknown) => deps.logger.warn({ err: error, exhibitId: id }, 'could not mark the exhibit offline'));
   }
 
+  /**
+   * Authenticates a connection. A token revoked at any moment must close it, so the connection
+   * becomes reachable by revocations (its token id known locally, the exhibit's device topic
+   * subscribed on every node) before the credential is checked against the database: a revocation
+   * deletes the token first and announces it after, so either the check sees it gone or the
+   * announcement reaches the connection.
+   */
   async function authenticate(connection: Connection, exhibitId: string, credential: string): Promise<void> {
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(exhibitId);
-    const tokenId = uuid ? await verifyExhibitCredential(deps, exhibitId, credential) : null;
-    if (!tokenId) {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(exhibitId);
+    const claimedTokenId = isUuid ? credentialTokenId(credential) : null;
+    const refuse = () => {
       write(connection, { type: 'error', message: 'The credential is not valid or has expired.' });
       drop(connection, EXHIBIT_CLOSE.unauthorized, 'closed', 'unauthorized');
-      return;
-    }
+    };
+    if (!claimedTokenId) return refuse();
+    connection.tokenId = claimedTokenId;
+    const offDevice = devices.subscribe(exhibitId, (message) => {
+      if (message.type === 'device.send') {
+        if (current.get(exhibitId) === connection) write(connection, message.message);
+      } else if (message.type === 'device.revoke') {
+        if (connection.tokenId === message.tokenId) drop(connection, EXHIBIT_CLOSE.unauthorized, 'revoked', 'token revoked');
+      } else if (connection.authenticatedAt > 0 && message.connectionId !== connection.id && message.at >= connection.authenticatedAt) {
+        drop(connection, EXHIBIT_CLOSE.replaced, 'replaced', 'another connection of this exhibit took over');
+      }
+    });
+    connection.unsubscribe = offDevice;
+    await offDevice.ready;
+    const tokenId = await verifyExhibitCredential(deps, exhibitId, credential);
+    if (tokenId !== claimedTokenId) return refuse();
     await ready;
     if (connection.socket.readyState !== connection.socket.OPEN || closing) return;
     clearTimeout(connection.authTimer);
     connection.exhibitId = exhibitId;
-    connection.tokenId = tokenId;
     connection.authenticatedAt = now();
     const previous = current.get(exhibitId);
     current.set(exhibitId, connection);
     if (previous) drop(previous, EXHIBIT_CLOSE.replaced, 'replaced', 'another connection of this exhibit took over');
     const offDeleted = deps.hub.subscribe(topicFor('exhibit', exhibitId), (event) => {
       if (event.type === 'exhibit.deleted') drop(connection, EXHIBIT_CLOSE.deleted, 'deleted', 'the exhibit was deleted');
-    });
-    const offDevice = devices.subscribe(exhibitId, (message) => {
-      if (message.type === 'device.send') {
-        if (current.get(exhibitId) === connection) write(connection, message.message);
-      } else if (message.type === 'device.revoke') {
-        if (connection.tokenId === message.tokenId) drop(connection, EXHIBIT_CLOSE.unauthorized, 'revoked', 'token revoked');
-      } else if (message.connectionId !== connection.id && message.at >= connection.authenticatedAt) {
-        drop(connection, EXHIBIT_CLOSE.replaced, 'replaced', 'another connection of this exhibit took over');
-      }
     });
     connection.unsubscribe = () => {
       offDeleted();
@@ -270,6 +264,11 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
       return;
     }
     const message = parsed.data;
+    const unsafe = findUnsafeText(json);
+    if (unsafe) {
+      write(connection, unsafeTextAnswer(message, unsafe));
+      return;
+    }
     if (message.type === 'ping') {
       write(connection, { type: 'pong' });
       return;
@@ -370,7 +369,7 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
         const text = raw.toString();
         connection.queue = track(
           connection.queue.then(() => handle(connection, text)).catch((error: unknown) => {
-            deps.logger.warn({ err: error, exhibitId: connection.exhibitId }, 'exhibit message failed');
+            deps.logger.warn({ failure: describeFailure(error), exhibitId: connection.exhibitId }, 'exhibit message failed');
             write(connection, { type: 'error', message: 'The message could not be handled.' });
           }),
         );
@@ -418,6 +417,18 @@ export async function listConnectionHistory(deps: AppDeps, exhibitId: string, li
     .where(eq(exhibitConnections.exhibitId, exhibitId))
     .orderBy(exhibitConnections.at)
     .limit(limit);
+}
+
+/**
+ * The answer to an SDK message holding text PostgreSQL cannot store: a manifest is refused as a
+ * bad manifest (the SDK's ready() rejects with it), anything else with an error message.
+ */
+function unsafeTextAnswer(message: SdkMessage, unsafe: UnsafeText): GatewayMessage {
+  if (message.type === 'manifest' && unsafe.path[0] === 'manifest') {
+    const inManifest = { ...unsafe, path: unsafe.path.slice(1) };
+    return { type: 'manifest.error', requestId: message.requestId, status: 400, message: `Invalid manifest: ${describeUnsafeText(inManifest, 'manifest')}` };
+  }
+  return { type: 'error', message: `Invalid message: ${describeUnsafeText(unsafe, 'message')}` };
 }
 
 /** A gateway with no connections, for command-line tools that reach services without the server. */

@@ -27,6 +27,9 @@ export type EmbeddedBrokerOptions = {
   onBoardDisconnected?: (session: BoardSession) => void;
 };
 
+/** How long a revocation is remembered against checks that began before it (far above any check's time). */
+const REVOCATION_MEMORY_MS = 60_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Returns the refusal aedes expects from authenticate (CONNACK return code). */
@@ -43,7 +46,20 @@ function refusal(code: 4 | 5): Error & { returnCode: number } {
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker();
   const sessions = new Map<Client, BoardSession>();
-  const pending = new WeakMap<Client, BoardSession>();
+  /** Clients whose credentials were accepted and whose session is not ready yet. */
+  const pending = new Map<Client, BoardSession>();
+  /**
+   * Tokens (and boards) revoked lately, with when. A check of a token that began before its
+   * revocation can still answer "valid" after it: the answer is refused when it comes back, and a
+   * client that got through meanwhile is closed when its session becomes ready.
+   */
+  const revoked = new Map<string, number>();
+  const isRevoked = (session: BoardSession) => revoked.has(session.tokenId) || revoked.has(session.hardwareId);
+  const remember = (key: string) => {
+    const now = Date.now();
+    for (const [old, at] of revoked) if (now - at > REVOCATION_MEMORY_MS) revoked.delete(old);
+    revoked.set(key, now);
+  };
 
   broker.authenticate = (client, username, password, done) => {
     if (!username || !password || !UUID.test(username)) {
@@ -53,8 +69,9 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     options
       .authenticateBoard(username.toLowerCase(), password.toString('utf8'))
       .then((found) => {
-        if (!found) return done(refusal(4) as never, false);
-        pending.set(client, { hardwareId: username.toLowerCase(), tokenId: found.tokenId });
+        const session = found ? { hardwareId: username.toLowerCase(), tokenId: found.tokenId } : null;
+        if (!session || isRevoked(session)) return done(refusal(4) as never, false);
+        pending.set(client, session);
         done(null, true);
       })
       .catch((error: unknown) => {
@@ -87,14 +104,24 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   broker.on('clientReady', (client) => {
     const session = pending.get(client);
     if (!session) return;
+    pending.delete(client);
+    if (isRevoked(session)) {
+      client.close();
+      return;
+    }
     sessions.set(client, session);
     options.onBoardConnected?.(session);
   });
   broker.on('clientDisconnect', (client) => {
+    pending.delete(client);
     const session = sessions.get(client);
     if (!session) return;
     sessions.delete(client);
     options.onBoardDisconnected?.(session);
+  });
+  // A client refused or broken before it was ready never disconnects as a session.
+  broker.on('clientError', (client) => {
+    if (!sessions.has(client)) pending.delete(client);
   });
 
   const server = net.createServer(broker.handle as (socket: net.Socket) => void);
@@ -108,6 +135,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     broker,
     port,
     dropSessions: (hardwareId, tokenId) => {
+      remember(tokenId ?? hardwareId);
+      for (const [client, session] of pending) {
+        if (session.hardwareId !== hardwareId || (tokenId && session.tokenId !== tokenId)) continue;
+        pending.delete(client);
+        client.close();
+      }
       let dropped = 0;
       for (const [client, session] of sessions) {
         if (session.hardwareId !== hardwareId || (tokenId && session.tokenId !== tokenId)) continue;

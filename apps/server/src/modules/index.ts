@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
+import { userAdminRoutes } from './auth/user-admin.routes.js';
 import { exhibitRoutes } from './exhibit/exhibit.routes.js';
 import { exhibitRuntimeRoutes } from './exhibit-runtime/exhibit-runtime.routes.js';
 import { hardwareRoutes } from './hardware/hardware.routes.js';
@@ -10,6 +11,7 @@ import { siteRoutes } from './site/site.routes.js';
 
 /** Registers every REST module under the API prefix. */
 export async function registerApiModules(api: FastifyInstance, deps: AppDeps): Promise<void> {
+  await api.register(userAdminRoutes(deps));
   await api.register(organizationRoutes(deps));
   await api.register(siteRoutes(deps));
   await api.register(permissionRoutes(deps));

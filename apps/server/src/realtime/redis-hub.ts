@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RealtimeEvent } from '@plinth/shared';
-import { createInProcessHub, type RealtimeHub } from './hub.js';
+import { createInProcessHub, hubSubscription, type RealtimeHub } from './hub.js';
 
 const CHANNEL_PREFIX = 'plinth:rt:';
 
@@ -15,7 +15,8 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);
   const local = createInProcessHub();
-  const listening = new Map<string, number>();
+  /** Listeners per topic on this instance, and the Redis subscription they share. */
+  const listening = new Map<string, { count: number; ready: Promise<void> }>();
 
   subscriber.on('message', (channel: string, payload: string) => {
     try {
@@ -33,24 +34,30 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
     },
     subscribe(topic, listener) {
       const off = local.subscribe(topic, listener);
-      const count = (listening.get(topic) ?? 0) + 1;
-      listening.set(topic, count);
-      if (count === 1) void subscriber.subscribe(CHANNEL_PREFIX + topic);
-      return () => {
+      let entry = listening.get(topic);
+      if (entry) entry.count += 1;
+      else {
+        const ready = subscriber.subscribe(CHANNEL_PREFIX + topic).then(() => undefined);
+        // A failed subscription is reported to whoever awaits `ready`; it must not go unhandled.
+        ready.catch((error: unknown) => logger.error({ err: error, topic }, 'could not subscribe to a realtime topic in Redis'));
+        entry = { count: 1, ready };
+        listening.set(topic, entry);
+      }
+      return hubSubscription(() => {
         off();
-        const left = (listening.get(topic) ?? 1) - 1;
-        if (left > 0) {
-          listening.set(topic, left);
-          return;
-        }
+        const current = listening.get(topic);
+        if (!current) return;
+        current.count -= 1;
+        if (current.count > 0) return;
         listening.delete(topic);
         void subscriber.unsubscribe(CHANNEL_PREFIX + topic);
-      };
+      }, entry.ready);
     },
     close: async () => {
       await local.close();
       subscriber.disconnect();
-      publisher.disconnect();
+      // QUIT waits for the publishes already sent (a command line announces a change, then closes).
+      await publisher.quit().catch(() => publisher.disconnect());
     },
   };
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { topicFor, type Role, type ServerMessage } from '@plinth/shared';
+import { topicFor, type Role } from '@plinth/shared';
 import { exhibits, hardware, organizationPermissions, organizations, sites } from '../db/schema.js';
+import { SocketClient } from '../test/socket-client.js';
 import type { TestClient } from '../test/test-client.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
+import { hubSubscription } from './hub.js';
 
 let server: TestServer;
 
@@ -30,65 +31,11 @@ async function userOf(organizationId: string, role: Role): Promise<TestClient> {
   return user.client;
 }
 
-/** A socket client that queues what the server sends and hands messages out in order. */
-class SocketClient {
-  private readonly queue: ServerMessage[] = [];
-  private wake: (() => void) | null = null;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (raw) => {
-      this.queue.push(JSON.parse(raw.toString()) as ServerMessage);
-      this.wake?.();
-    });
-  }
-
-  static async open(headers: Record<string, string> = {}): Promise<SocketClient> {
-    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers });
-    const client = new SocketClient(ws);
-    sockets.push(client);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return client;
-  }
-
-  send(message: unknown): void {
-    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-
-  /** The next message from the server (fails the test if none comes within 5 s). */
-  async next(): Promise<ServerMessage> {
-    const deadline = Date.now() + 5000;
-    while (this.queue.length === 0) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error('no message from the server');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
-    return this.queue.shift()!;
-  }
-
-  /** Sends a ping and answers everything that arrived before its pong. */
-  async drain(): Promise<ServerMessage[]> {
-    this.send({ type: 'ping' });
-    const before: ServerMessage[] = [];
-    for (;;) {
-      const message = await this.next();
-      if (message.type === 'pong') return before;
-      before.push(message);
-    }
-  }
-
-  close(): void {
-    this.ws.close();
-  }
+/** Opens a console socket on the test server; it is closed after the test. */
+async function openSocket(headers: Record<string, string> = {}): Promise<SocketClient> {
+  const socket = await SocketClient.open(server.url, headers);
+  sockets.push(socket);
+  return socket;
 }
 
 const sockets: SocketClient[] = [];
@@ -123,12 +70,12 @@ afterAll(async () => {
 describe('/ws authentication', () => {
   it('authenticates from the session cookie on upgrade', async () => {
     const me = (await memberA.get('/auth')).body;
-    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    const socket = await openSocket({ cookie: memberA.cookieHeader });
     expect(await socket.next()).toEqual({ type: 'handshake', authenticated: true, userId: me.id });
   });
 
   it('accepts an auth message with a session token when the upgrade had no cookie', async () => {
-    const socket = await SocketClient.open();
+    const socket = await openSocket();
     expect(await socket.next()).toEqual({ type: 'handshake', authenticated: false });
     socket.send({ type: 'subscribe', exhibitIds: [volcano] });
     expect(await socket.next()).toEqual({ type: 'error', message: 'Authenticate before subscribing.' });
@@ -141,7 +88,7 @@ describe('/ws authentication', () => {
   });
 
   it('handles an auth message and the subscribe sent right after it in order', async () => {
-    const socket = await SocketClient.open();
+    const socket = await openSocket();
     await socket.next();
     socket.send({ type: 'auth', token: memberA.sessionToken });
     socket.send({ type: 'subscribe', exhibitIds: [volcano] });
@@ -150,7 +97,7 @@ describe('/ws authentication', () => {
   });
 
   it('answers errors to bad messages and pong to ping', async () => {
-    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    const socket = await openSocket({ cookie: memberA.cookieHeader });
     await socket.next();
     socket.send('not json');
     expect(await socket.next()).toEqual({ type: 'error', message: 'Messages must be JSON.' });
@@ -163,7 +110,7 @@ describe('/ws authentication', () => {
 
 describe('/ws subscriptions', () => {
   it('subscribes to visible exhibits and hardware and refuses the others', async () => {
-    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    const socket = await openSocket({ cookie: memberA.cookieHeader });
     await socket.next();
     const unknown = randomUUID();
     socket.send({ type: 'subscribe', exhibitIds: [volcano, painting, 'garbage', unknown], hardwareIds: [boardA] });
@@ -176,8 +123,8 @@ describe('/ws subscriptions', () => {
   });
 
   it('delivers published events to subscribed sockets only', async () => {
-    const a = await SocketClient.open({ cookie: memberA.cookieHeader });
-    const b = await SocketClient.open({ cookie: memberB.cookieHeader });
+    const a = await openSocket({ cookie: memberA.cookieHeader });
+    const b = await openSocket({ cookie: memberB.cookieHeader });
     await a.next();
     await b.next();
     a.send({ type: 'subscribe', exhibitIds: [volcano, painting], hardwareIds: [boardA] });
@@ -198,7 +145,7 @@ describe('/ws subscriptions', () => {
   });
 
   it('stops delivering after unsubscribe, by id or everything', async () => {
-    const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+    const socket = await openSocket({ cookie: memberA.cookieHeader });
     await socket.next();
     socket.send({ type: 'subscribe', exhibitIds: [volcano, glacier], hardwareIds: [boardA] });
     await socket.next();
@@ -218,7 +165,7 @@ describe('/ws subscriptions', () => {
 
   it('receives the events of REST changes', async () => {
     const developer = await userOf(orgA, 'DEVELOPER');
-    const socket = await SocketClient.open({ cookie: developer.cookieHeader });
+    const socket = await openSocket({ cookie: developer.cookieHeader });
     await socket.next();
     socket.send({ type: 'subscribe', exhibitIds: [glacier] });
     await socket.next();
@@ -226,24 +173,25 @@ describe('/ws subscriptions', () => {
     expect(await socket.next()).toEqual({ type: 'exhibit.updated', exhibitId: glacier });
   });
 
-  it('drops the subscriptions of a closed socket', async () => {
+  it('drops the subscriptions of a closed socket, its access listener included', async () => {
     const hub = server.deps.hub;
     const original = hub.subscribe;
     let active = 0;
     hub.subscribe = (topic, listener) => {
       active += 1;
       const unsubscribe = original(topic, listener);
-      return () => {
+      return hubSubscription(() => {
         active -= 1;
         unsubscribe();
-      };
+      }, unsubscribe.ready);
     };
     try {
-      const socket = await SocketClient.open({ cookie: memberA.cookieHeader });
+      const socket = await openSocket({ cookie: memberA.cookieHeader });
       await socket.next();
       socket.send({ type: 'subscribe', exhibitIds: [volcano, glacier], hardwareIds: [boardA] });
       await socket.next();
-      expect(active).toBe(3);
+      // Three topics and the listener for the user's access changes.
+      expect(active).toBe(4);
       socket.close();
       const deadline = Date.now() + 5000;
       while (active > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));

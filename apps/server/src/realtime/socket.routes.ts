@@ -1,33 +1,67 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ClientMessageSchema, topicFor, type ServerMessage } from '@plinth/shared';
+import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeText, topicFor, type ServerMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
+import { hashSecret } from '../lib/crypto.js';
+import { describeFailure } from '../lib/describe-failure.js';
 import type { AuthUser } from '../lib/request-user.js';
 import { loadGrants } from '../modules/access/grants.js';
 import { findExhibitRefs, findHardwareRefs } from '../modules/access/refs.repository.js';
-import { resolveSession } from '../modules/auth/sessions.service.js';
+import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessions.service.js';
+import { listenToAccessChanges } from './access-notices.js';
+import type { HubSubscription } from './hub.js';
 
 /** How often the server pings console sockets; a socket that missed a pong is closed. */
 export const CONSOLE_PING_MS = 30_000;
 
 /**
+ * How often each node checks that the sessions of its open sockets still exist. Ends of sessions
+ * made through Plinth are announced and act at once; this catches the rest (expiry, a session
+ * deleted by hand or by a command line without REDIS_URL).
+ */
+export const SESSION_RECHECK_MS = 5_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
  * The realtime socket for the console. It authenticates from the session cookie on upgrade, or
  * from an `auth` message; then the console subscribes to the exhibits and hardware it may see
- * and receives their events from the hub.
+ * and receives their events from the hub. When the user's access changes anywhere (an access
+ * notice through the hub), the socket closes if its session ended, else drops exactly the
+ * subscriptions no longer allowed.
  */
 export function socketRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
+    const open = new Set<ConsoleConnection>();
+    const recheck = setInterval(() => {
+      void recheckSessions(deps, open).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not check socket sessions'));
+    }, SESSION_RECHECK_MS);
+    recheck.unref();
+    app.addHook('onClose', async () => clearInterval(recheck));
+
     app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
       // Exhibit SDK connections (`/ws?client=exhibit`) belong to the exhibit gateway.
       if (deps.exhibitGateway.isExhibitSocket(request)) return deps.exhibitGateway.accept(socket, request);
-      const connection = new ConsoleConnection(deps, socket, request.user);
+      const connection = new ConsoleConnection(deps, socket, request.user, request.sessionTokenHash, () => open.delete(connection));
+      open.add(connection);
       connection.start();
     });
   };
 }
 
+/** Closes the sockets of this node whose session no longer exists. */
+async function recheckSessions(deps: AppDeps, open: Set<ConsoleConnection>): Promise<void> {
+  const signedIn = [...open].filter((connection) => connection.sessionHash);
+  if (!signedIn.length) return;
+  const live = await findLiveSessionHashes(deps, [...new Set(signedIn.map((connection) => connection.sessionHash!))]);
+  for (const connection of signedIn) {
+    if (!live.has(connection.sessionHash!)) connection.endSession();
+  }
+}
+
 class ConsoleConnection {
   private readonly subscriptions = new Map<string, () => void>();
+  private accessListener: HubSubscription | null = null;
   private alive = true;
   private pingTimer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
@@ -37,19 +71,16 @@ class ConsoleConnection {
     private readonly deps: AppDeps,
     private readonly socket: WebSocket,
     private user: AuthUser | null,
+    /** SHA-256 of the session token the socket authenticated with. */
+    public sessionHash: string | null,
+    private readonly onStop: () => void,
   ) {}
 
   start(): void {
     this.send({ type: 'handshake', authenticated: Boolean(this.user), userId: this.user?.id });
+    if (this.user) this.enqueue(() => this.listenToAccess());
     // One message at a time, in order: an auth message must finish before the subscribe behind it.
-    this.socket.on('message', (raw) => {
-      this.queue = this.queue
-        .then(() => this.handle(raw.toString()))
-        .catch((error: unknown) => {
-          this.deps.logger.warn({ err: error }, 'socket message failed');
-          this.send({ type: 'error', message: 'The message could not be handled.' });
-        });
-    });
+    this.socket.on('message', (raw) => this.enqueue(() => this.handle(raw.toString())));
     this.socket.on('pong', () => {
       this.alive = true;
     });
@@ -66,15 +97,66 @@ class ConsoleConnection {
     this.pingTimer.unref();
   }
 
+  /** The session is gone: the console signs in again. */
+  endSession(): void {
+    if (this.closed) return;
+    this.stop();
+    this.socket.close(CONSOLE_CLOSE.sessionEnded, 'session ended');
+  }
+
+  /** Runs work after everything queued before it (messages and access checks never interleave). */
+  private enqueue(work: () => Promise<void>): void {
+    this.queue = this.queue.then(work).catch((error: unknown) => {
+      this.deps.logger.warn({ failure: describeFailure(error) }, 'socket message failed');
+      this.send({ type: 'error', message: 'The message could not be handled.' });
+    });
+  }
+
   private stop(): void {
+    if (this.closed) return;
     this.closed = true;
     clearInterval(this.pingTimer);
+    this.accessListener?.();
+    this.accessListener = null;
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
+    this.onStop();
   }
 
   private send(message: ServerMessage): void {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  /**
+   * Listens for access changes of the signed-in user on every node. Messages queue behind this,
+   * so no subscription is granted before the socket can hear that the grant behind it went away.
+   */
+  private async listenToAccess(): Promise<void> {
+    this.accessListener?.();
+    this.accessListener = null;
+    if (!this.user || this.closed) return;
+    const listener = listenToAccessChanges(this.deps.hub, this.user.id, () => this.enqueue(() => this.checkAccess()));
+    this.accessListener = listener;
+    await listener.ready;
+  }
+
+  /** After an access change: close when the session ended, else drop what is no longer allowed. */
+  private async checkAccess(): Promise<void> {
+    if (this.closed || !this.user) return;
+    const user = this.sessionHash ? await resolveSessionHash(this.deps, this.sessionHash) : null;
+    if (!user || user.id !== this.user.id) {
+      this.endSession();
+      return;
+    }
+    this.user = user;
+    const subscribed = [...this.subscriptions.keys()];
+    const exhibitIds = subscribed.filter((topic) => topic.startsWith('exhibit:')).map((topic) => topic.slice('exhibit:'.length));
+    const hardwareIds = subscribed.filter((topic) => topic.startsWith('hardware:')).map((topic) => topic.slice('hardware:'.length));
+    const allowed = await this.allowedIds(exhibitIds, hardwareIds);
+    const droppedExhibits = exhibitIds.filter((id) => !allowed.exhibitIds.includes(id));
+    const droppedHardware = hardwareIds.filter((id) => !allowed.hardwareIds.includes(id));
+    this.drop([...droppedExhibits.map((id) => topicFor('exhibit', id)), ...droppedHardware.map((id) => topicFor('hardware', id))]);
+    this.send({ type: 'access.changed', exhibitIds: droppedExhibits, hardwareIds: droppedHardware });
   }
 
   private async handle(raw: string): Promise<void> {
@@ -90,16 +172,19 @@ class ConsoleConnection {
       this.send({ type: 'error', message: `Unknown or invalid message: ${parsed.error.issues[0]?.message ?? ''}` });
       return;
     }
+    const unsafe = findUnsafeText(json);
+    if (unsafe) {
+      this.send({ type: 'error', message: `Invalid message: ${describeUnsafeText(unsafe, 'message')}` });
+      return;
+    }
     const message = parsed.data;
     switch (message.type) {
       case 'ping':
         this.send({ type: 'pong' });
         return;
-      case 'auth': {
-        this.user = await resolveSession(this.deps, message.token);
-        this.send({ type: 'handshake', authenticated: Boolean(this.user), userId: this.user?.id });
+      case 'auth':
+        await this.authenticate(message.token);
         return;
-      }
       case 'subscribe':
         await this.subscribe(message.exhibitIds ?? [], message.hardwareIds ?? []);
         return;
@@ -109,24 +194,41 @@ class ConsoleConnection {
     }
   }
 
+  /** An `auth` message (SDK-style clients without the cookie); another user's token starts afresh. */
+  private async authenticate(token: string): Promise<void> {
+    const sessionHash = hashSecret(token);
+    const user = await resolveSessionHash(this.deps, sessionHash);
+    if (user?.id !== this.user?.id) this.drop([...this.subscriptions.keys()]);
+    this.user = user;
+    this.sessionHash = user ? sessionHash : null;
+    await this.listenToAccess();
+    this.send({ type: 'handshake', authenticated: Boolean(this.user), userId: this.user?.id });
+  }
+
+  /** The ids among these that the user may see now (unknown and malformed ids are left out). */
+  private async allowedIds(exhibitIds: string[], hardwareIds: string[]) {
+    const grants = await loadGrants(this.deps.db, this.user!);
+    const [exhibitRefs, hardwareRefs] = await Promise.all([
+      findExhibitRefs(this.deps.db, [...new Set(exhibitIds)].filter((id) => UUID.test(id))),
+      findHardwareRefs(this.deps.db, [...new Set(hardwareIds)].filter((id) => UUID.test(id))),
+    ]);
+    return {
+      exhibitIds: exhibitRefs.filter((ref) => grants.exhibitRole(ref)).map((ref) => ref.id),
+      hardwareIds: hardwareRefs.filter((ref) => grants.hardwareRole(ref)).map((ref) => ref.id),
+    };
+  }
+
   private async subscribe(exhibitIds: string[], hardwareIds: string[]): Promise<void> {
     if (!this.user) {
       this.send({ type: 'error', message: 'Authenticate before subscribing.' });
       return;
     }
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    const grants = await loadGrants(this.deps.db, this.user);
-    const [exhibitRefs, hardwareRefs] = await Promise.all([
-      findExhibitRefs(this.deps.db, [...new Set(exhibitIds)].filter((id) => uuid.test(id))),
-      findHardwareRefs(this.deps.db, [...new Set(hardwareIds)].filter((id) => uuid.test(id))),
-    ]);
-    const allowedExhibits = exhibitRefs.filter((ref) => grants.exhibitRole(ref)).map((ref) => ref.id);
-    const allowedHardware = hardwareRefs.filter((ref) => grants.hardwareRole(ref)).map((ref) => ref.id);
-    for (const id of allowedExhibits) this.listen(topicFor('exhibit', id));
-    for (const id of allowedHardware) this.listen(topicFor('hardware', id));
-    const allowed = new Set([...allowedExhibits, ...allowedHardware]);
-    const refused = [...exhibitIds, ...hardwareIds].filter((id) => !allowed.has(id));
-    this.send({ type: 'subscribed', exhibitIds: allowedExhibits, hardwareIds: allowedHardware, refused });
+    const allowed = await this.allowedIds(exhibitIds, hardwareIds);
+    for (const id of allowed.exhibitIds) this.listen(topicFor('exhibit', id));
+    for (const id of allowed.hardwareIds) this.listen(topicFor('hardware', id));
+    const granted = new Set([...allowed.exhibitIds, ...allowed.hardwareIds]);
+    const refused = [...exhibitIds, ...hardwareIds].filter((id) => !granted.has(id));
+    this.send({ type: 'subscribed', exhibitIds: allowed.exhibitIds, hardwareIds: allowed.hardwareIds, refused });
   }
 
   private listen(topic: string): void {
@@ -138,6 +240,13 @@ class ConsoleConnection {
     );
   }
 
+  private drop(topics: string[]): void {
+    for (const topic of topics) {
+      this.subscriptions.get(topic)?.();
+      this.subscriptions.delete(topic);
+    }
+  }
+
   private unsubscribe(exhibitIds?: string[], hardwareIds?: string[]): void {
     const topics =
       !exhibitIds && !hardwareIds
@@ -146,10 +255,7 @@ class ConsoleConnection {
             ...(exhibitIds ?? []).map((id) => topicFor('exhibit', id)),
             ...(hardwareIds ?? []).map((id) => topicFor('hardware', id)),
           ];
-    for (const topic of topics) {
-      this.subscriptions.get(topic)?.();
-      this.subscriptions.delete(topic);
-    }
+    this.drop(topics);
     this.send({ type: 'unsubscribed', exhibitIds: exhibitIds ?? [], hardwareIds: hardwareIds ?? [] });
   }
 }

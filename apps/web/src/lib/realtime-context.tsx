@@ -12,8 +12,14 @@ export function RealtimeProvider({ client, enabled, children }: { client: Realti
     if (!enabled) return;
     client.connect();
     const stop = client.listen((message) => applyToCache(queryClient, message));
+    // The session ended elsewhere: nothing cached is valid any more; sign in again.
+    const stopSessionEnded = client.onSessionEnded(() => {
+      queryClient.clear();
+      window.location.assign(SESSION_ENDED_PATH);
+    });
     return () => {
       stop();
+      stopSessionEnded();
       client.disconnect();
     };
   }, [client, enabled, queryClient]);
@@ -73,9 +79,16 @@ function patchHardware(queryClient: QueryClient, id: string, patch: HardwarePatc
   queryClient.setQueryData<Hardware>(['hardware', id], (data) => (data ? { ...data, ...patch } : data));
 }
 
+/** Where the console goes when the server ends the session: the login page says why. */
+export const SESSION_ENDED_PATH = '/login?session=ended';
+
 /** Live events update every cached list and record they touch (spec section 4). */
 export function applyToCache(queryClient: QueryClient, message: ServerMessage): void {
   switch (message.type) {
+    case 'access.changed':
+      // The user's roles changed: lists, roles and rights shown are read again.
+      void queryClient.invalidateQueries();
+      return;
     case 'exhibit.online':
       patchExhibit(queryClient, message.exhibitId, {
         online: message.online,

@@ -1,4 +1,4 @@
-import type { ServerMessage } from '@plinth/shared';
+import { CONSOLE_CLOSE, type ServerMessage } from '@plinth/shared';
 
 export type RealtimeListener = (message: ServerMessage) => void;
 export type Subscription = { exhibitIds?: string[]; hardwareIds?: string[] };
@@ -18,8 +18,18 @@ export class RealtimeClient {
   private retryMs = RECONNECT_MIN_MS;
   private stopped = true;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private sessionEndedHandlers = new Set<() => void>();
 
   constructor(private readonly url: string = defaultSocketUrl()) {}
+
+  /**
+   * Calls `handler` when the server closes the socket because the session ended (logout
+   * elsewhere, password change, signed out by an admin); the client stops reconnecting.
+   */
+  onSessionEnded(handler: () => void): () => void {
+    this.sessionEndedHandlers.add(handler);
+    return () => this.sessionEndedHandlers.delete(handler);
+  }
 
   connect(): void {
     if (!this.stopped) return;
@@ -76,8 +86,12 @@ export class RealtimeClient {
       }
       for (const listener of this.listeners) listener(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket === socket) this.socket = null;
+      if (event.code === CONSOLE_CLOSE.sessionEnded) {
+        this.stopped = true;
+        for (const handler of this.sessionEndedHandlers) handler();
+      }
       if (this.stopped) return;
       const delay = this.retryMs * (0.5 + Math.random());
       this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);

@@ -61,9 +61,16 @@ export async function authenticateExhibit(deps: AppDeps, exhibitId: string, toke
   return { exhibitId, credential, expiresAt: new Date(expires).toISOString() };
 }
 
+const CREDENTIAL = /^v1\.([0-9a-f-]{36})\.(\d{1,15})\.([0-9a-f]{64})$/;
+
+/** The token id a credential claims to come from (not checked), or null when it is malformed. */
+export function credentialTokenId(credential: string): string | null {
+  return CREDENTIAL.exec(credential)?.[1] ?? null;
+}
+
 /** Checks a credential for an exhibit; answers the token id it was issued from, or null. */
 export async function verifyExhibitCredential(deps: AppDeps, exhibitId: string, credential: string): Promise<string | null> {
-  const match = /^v1\.([0-9a-f-]{36})\.(\d{1,15})\.([0-9a-f]{64})$/.exec(credential);
+  const match = CREDENTIAL.exec(credential);
   if (!match) return null;
   const [, tokenId, expiresText, signature] = match;
   const expires = Number(expiresText);

@@ -6,6 +6,7 @@ import { assertRight, type Grants, type SiteRef } from '../access/grants.js';
 import { findSiteRef } from '../access/refs.repository.js';
 import { findUserByEmail } from '../auth/users.repository.js';
 import { findOrInviteUser, isUniqueViolation } from '../auth/users.service.js';
+import { announceAccessChange } from '../../realtime/access-notices.js';
 import { presentPermission } from './permission.presenter.js';
 import {
   deleteOrganizationGrant,
@@ -62,19 +63,21 @@ export async function listOrganizationPermissions(deps: AppDeps, grants: Grants,
 
 /**
  * Grants a role on an organization to the user with this email. Someone without an account is
- * invited: the user is created and mailed a create-account link.
+ * invited: the user is created and mailed a create-account link (throttled; `ip` is the inviter's
+ * client address).
  */
 export async function addOrganizationPermission(
   deps: AppDeps,
   grants: Grants,
   inviter: AuthUser,
   input: { organizationId: string; email: string; role?: Role },
+  ip: string,
 ): Promise<Permission> {
   const { organization, role } = await organizationRoleOf(deps, grants, input.organizationId);
   assertRight(role, 'manageUsers');
   const existing = await findUserByEmail(deps.db, input.email);
   if (existing && (await hasOrganizationGrant(deps.db, organization.id, existing.id))) throw new AppError('UserAlreadyAdded');
-  const { user } = await findOrInviteUser(deps, input.email, organization.name, inviter);
+  const { user } = await findOrInviteUser(deps, input.email, organization.name, inviter, ip);
   let id: string;
   try {
     id = await insertOrganizationGrant(deps.db, organization.id, user.id, input.role ?? DEFAULT_ROLE);
@@ -97,15 +100,17 @@ async function manageableOrganizationGrant(deps: AppDeps, grants: Grants, id: st
 
 /** Changes the role of an organization grant; nobody changes their own. */
 export async function updateOrganizationPermission(deps: AppDeps, grants: Grants, id: string, role: Role): Promise<Permission> {
-  await manageableOrganizationGrant(deps, grants, id);
+  const grant = await manageableOrganizationGrant(deps, grants, id);
   await updateOrganizationGrantRole(deps.db, id, role);
+  announceAccessChange(deps.hub, grant.userId, 'grant');
   return presentPermission((await findOrganizationPermissionRow(deps.db, id))!);
 }
 
 /** Removes an organization grant; nobody removes their own. */
 export async function deleteOrganizationPermission(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  await manageableOrganizationGrant(deps, grants, id);
+  const grant = await manageableOrganizationGrant(deps, grants, id);
   await deleteOrganizationGrant(deps.db, id);
+  announceAccessChange(deps.hub, grant.userId, 'grant');
 }
 
 /** The users granted a role on the site itself, and whether the caller may manage them. */
@@ -115,18 +120,19 @@ export async function listSitePermissions(deps: AppDeps, grants: Grants, siteId:
   return { permissions: rows.map(presentPermission), canManage: can(role, 'manageUsers') };
 }
 
-/** Grants a role on a site (default viewer), inviting someone without an account. */
+/** Grants a role on a site (default viewer), inviting someone without an account (throttled, as for organizations). */
 export async function addSitePermission(
   deps: AppDeps,
   grants: Grants,
   inviter: AuthUser,
   input: { siteId: string; email: string; role?: Role },
+  ip: string,
 ): Promise<Permission> {
   const { site, role } = await siteRoleOf(deps, grants, input.siteId);
   assertRight(role, 'manageUsers');
   const existing = await findUserByEmail(deps.db, input.email);
   if (existing && (await hasSiteGrant(deps.db, site.id, existing.id))) throw new AppError('UserAlreadyAdded');
-  const { user } = await findOrInviteUser(deps, input.email, `${site.name} (${site.organizationName})`, inviter);
+  const { user } = await findOrInviteUser(deps, input.email, `${site.name} (${site.organizationName})`, inviter, ip);
   let id: string;
   try {
     id = await insertSiteGrant(deps.db, site.id, user.id, input.role ?? DEFAULT_ROLE);
@@ -148,13 +154,15 @@ async function manageableSiteGrant(deps: AppDeps, grants: Grants, id: string) {
 
 /** Changes the role of a site grant; nobody changes their own. */
 export async function updateSitePermission(deps: AppDeps, grants: Grants, id: string, role: Role): Promise<Permission> {
-  await manageableSiteGrant(deps, grants, id);
+  const grant = await manageableSiteGrant(deps, grants, id);
   await updateSiteGrantRole(deps.db, id, role);
+  announceAccessChange(deps.hub, grant.userId, 'grant');
   return presentPermission((await findSitePermissionRow(deps.db, id))!);
 }
 
 /** Removes a site grant; nobody removes their own. */
 export async function deleteSitePermission(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  await manageableSiteGrant(deps, grants, id);
+  const grant = await manageableSiteGrant(deps, grants, id);
   await deleteSiteGrant(deps.db, id);
+  announceAccessChange(deps.hub, grant.userId, 'grant');
 }

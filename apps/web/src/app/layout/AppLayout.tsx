@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { useCurrentUser } from '../../api/auth';
+import { useRealtime } from '../../lib/realtime-context';
 import { paths } from '../paths';
 import { signOut } from './logout';
 import { ProfileMenu } from './ProfileMenu';
@@ -14,6 +15,7 @@ import { SubmitTicketDialog } from './SubmitTicketDialog';
  */
 export function AppLayout() {
   const me = useCurrentUser();
+  const realtime = useRealtime();
   const [ticketOpened, ticket] = useDisclosure(false);
 
   return (
@@ -35,7 +37,7 @@ export function AppLayout() {
                 Help
               </Group>
             </Anchor>
-            {me.data && <ProfileMenu user={me.data} onSubmitTicket={ticket.open} onLogout={() => void signOut()} />}
+            {me.data && <ProfileMenu user={me.data} onSubmitTicket={ticket.open} onLogout={() => void signOut(realtime)} />}
           </Group>
         </Group>
       </AppShell.Header>

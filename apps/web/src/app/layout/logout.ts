@@ -1,11 +1,15 @@
 import { logout } from '../../api/auth';
 import { analytics } from '../../lib/analytics';
+import type { RealtimeClient } from '../../lib/realtime';
 
 /**
- * Signs out: the server deletes the session and clears the cookie, then local and session
- * storage are cleared, analytics forgets the user, and the browser reloads on /login.
+ * Signs out: the socket is closed first (the server ends the session's sockets, and this tab
+ * must not read that as its session ending elsewhere), the server deletes the session and clears
+ * the cookie, then local and session storage are cleared, analytics forgets the user, and the
+ * browser reloads on /login.
  */
-export async function signOut(): Promise<void> {
+export async function signOut(realtime: RealtimeClient | null): Promise<void> {
+  realtime?.disconnect();
   try {
     await logout();
   } catch {

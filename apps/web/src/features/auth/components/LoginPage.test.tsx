@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '../../../api/query-keys';
-import { LoginPage, SSO_FAILED_MESSAGE } from './LoginPage';
+import { LoginPage, SESSION_ENDED_MESSAGE, SSO_FAILED_MESSAGE } from './LoginPage';
 
 function renderLogin(methods: string[] | 'failed', path = '/login') {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
@@ -56,5 +56,26 @@ describe('LoginPage', () => {
   it('says so when single sign-on failed', () => {
     renderLogin(['GENERIC', 'GOOGLE_AUTH'], '/login?sso=failed');
     expect(screen.getByRole('alert')).toHaveTextContent(SSO_FAILED_MESSAGE);
+  });
+
+  it('says why when the session ended elsewhere', () => {
+    renderLogin(['GENERIC'], '/login?session=ended');
+    expect(screen.getByRole('status')).toHaveTextContent(SESSION_ENDED_MESSAGE);
+  });
+
+  it('shows how long to wait when sign-in is throttled', async () => {
+    const message = 'Too many failed attempts. Try again in 2 minutes.';
+    const body = { response: message, code: 'TooManyRequests', message, details: { retryAfterSeconds: 120 } };
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(body), { status: 429, headers: { 'retry-after': '120' } })));
+    try {
+      const user = userEvent.setup();
+      renderLogin(['GENERIC']);
+      await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+      await user.type(screen.getByLabelText('Password'), 'Wr0ngPassword');
+      await user.click(screen.getByRole('button', { name: 'Log In' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -9,6 +9,9 @@ import { GoogleSignInButton } from './GoogleSignInButton';
 /** Shown when single sign-on sent the browser back with ?sso=failed. */
 export const SSO_FAILED_MESSAGE = 'Sign in with Google did not succeed. Please try again.';
 
+/** Shown when the server ended the session (logout elsewhere, password change, an admin): ?session=ended. */
+export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';
+
 /** /login: Google single sign-on and, when offered, email and password. Success reloads the console. */
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -17,6 +20,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(params.get('sso') === 'failed' ? SSO_FAILED_MESSAGE : null);
   const [busy, setBusy] = useState(false);
+  const sessionEnded = params.get('session') === 'ended' && !error;
 
   const canSubmit = email.trim().length > 0 && password.length > 0 && !busy;
 
@@ -38,6 +42,11 @@ export function LoginPage() {
       {error && (
         <Alert color="red" variant="light" role="alert">
           {error}
+        </Alert>
+      )}
+      {sessionEnded && (
+        <Alert color="blue" variant="light" role="status">
+          {SESSION_ENDED_MESSAGE}
         </Alert>
       )}
       {methods.isPending ? (

@@ -1,0 +1,77 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
+import { CONSOLE_CLOSE } from '@plinth/shared';
+import { RealtimeClient } from './realtime';
+import { applyToCache } from './realtime-context';
+
+/** A real socket server on a free port; the console's client connects to it. */
+async function socketServer() {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const connections: ServerSocket[] = [];
+  server.on('connection', (socket) => connections.push(socket));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `ws://127.0.0.1:${port}/ws`,
+    connections,
+    close: () => {
+      for (const socket of connections) socket.terminate();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const clients: RealtimeClient[] = [];
+afterEach(() => {
+  for (const client of clients.splice(0)) client.disconnect();
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A server and a console client connected to it, with a spy on the session-ended handler. */
+async function connected() {
+  const server = await socketServer();
+  const client = new RealtimeClient(server.url);
+  clients.push(client);
+  const ended = vi.fn();
+  client.onSessionEnded(ended);
+  client.connect();
+  await waitFor(() => server.connections.length === 1);
+  return { server, ended };
+}
+
+describe('RealtimeClient', () => {
+  it('stops and tells the app when the server ends the session', async () => {
+    const { server, ended } = await connected();
+    server.connections[0]!.close(CONSOLE_CLOSE.sessionEnded, 'session ended');
+    await waitFor(() => ended.mock.calls.length === 1);
+    // No reconnect after a session end (a plain close reconnects within 1.5 s).
+    await new Promise((resolve) => setTimeout(resolve, 1800));
+    expect(server.connections).toHaveLength(1);
+    await server.close();
+  });
+
+  it('reconnects after any other close, without calling the session handler', async () => {
+    const { server, ended } = await connected();
+    server.connections[0]!.close(4000, 'going away');
+    await waitFor(() => server.connections.length === 2, 5000);
+    expect(ended).not.toHaveBeenCalled();
+    await server.close();
+  });
+});
+
+describe('applyToCache', () => {
+  it('reads everything again when the user access changed', async () => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(['exhibits'], { exhibits: [] });
+    applyToCache(queryClient, { type: 'access.changed', exhibitIds: ['a'], hardwareIds: [] });
+    expect(queryClient.getQueryState(['exhibits'])?.isInvalidated).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every suite, in order — build and typecheck, lint, unit and integration (Vitest,
-// against a real PostgreSQL), end to end (Playwright in Debian's Chromium). It installs what the
+// `npm test`: every suite, in order — the command line right after install, build and typecheck,
+// lint, unit and integration (Vitest, against a real PostgreSQL), end to end (Playwright in
+// Debian's Chromium). It installs what the
 // suites need (Chromium via apt-get) and starts PostgreSQL when it is installed but stopped.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -79,6 +80,8 @@ fs.mkdirSync(reports, { recursive: true });
 ensurePostgres();
 ensureRedis();
 ensureMosquitto();
+// First, before anything is built: what a fresh clone offers right after `npm install`.
+if (want('install')) run('after install (command line, .env)', 'node', ['scripts/check-install.mjs']);
 if (want('build')) {
   run('build', 'npm', ['run', 'build']);
   run('typecheck (sources and tests)', 'npm', ['run', 'typecheck']);

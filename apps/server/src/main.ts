@@ -1,9 +1,11 @@
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
+import { loadDotEnv } from './lib/dotenv.js';
 import { startServer } from './server.js';
 
-/** `npm start`: reads the configuration, starts Plinth, stops cleanly on SIGINT/SIGTERM. */
+/** `npm start`: reads `.env` and the configuration, starts Plinth, stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
+  loadDotEnv();
   const config = loadConfig();
   const server = await startServer(config);
   let stopping = false;

@@ -6,6 +6,7 @@ import type { ManifestInput, ServerMessage } from '@plinth/shared';
 import { exhibitConnections } from '../../../apps/server/src/db/schema.js';
 import { createExhibit, createOrganization, createSite } from '../../../apps/server/src/test/factories.js';
 import type { TestClient } from '../../../apps/server/src/test/test-client.js';
+import { startLatencyProxy } from '../../../apps/server/src/test/latency-proxy.js';
 import { startTestServer, type TestServer } from '../../../apps/server/src/test/test-server.js';
 import { Exhibit } from './index.js';
 
@@ -29,6 +30,7 @@ const MANIFEST: ManifestInput = {
 
 let a: TestServer;
 let b: TestServer;
+let databaseLink: Awaited<ReturnType<typeof startLatencyProxy>> | undefined;
 let adminA: TestClient;
 let adminB: TestClient;
 let siteId: string;
@@ -69,7 +71,12 @@ async function manifestOf(client: TestClient, id: string) {
 
 beforeAll(async () => {
   a = await startTestServer({ REDIS_URL });
-  b = await startTestServer({ REDIS_URL }, { databaseUrl: a.databaseUrl });
+  // B reaches the database over a slower link (10 ms each way), as a node in another zone would:
+  // what B writes lands after what A writes at the same moment.
+  const database = new URL(a.databaseUrl);
+  databaseLink = await startLatencyProxy({ host: database.hostname, port: Number(database.port || 5432) }, 10);
+  database.host = `127.0.0.1:${databaseLink.port}`;
+  b = await startTestServer({ REDIS_URL }, { databaseUrl: database.href });
   const admin = await a.signUp({ isPlatformAdmin: true });
   adminA = admin.client;
   adminB = await b.signIn(admin.email, admin.password);
@@ -82,6 +89,7 @@ afterAll(async () => {
   // B shares A's database; A drops it.
   await b?.stop();
   await a?.stop();
+  await databaseLink?.close();
 });
 
 describe('an exhibit across two server instances', () => {

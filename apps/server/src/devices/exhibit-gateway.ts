@@ -194,6 +194,12 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     const id = connection.exhibitId;
     if (!id || current.get(id) !== connection) return;
     current.delete(id);
+    // Replaced by a newer connection (on another node): that one holds the online state, and an
+    // offline write from here could land after its online write on a busy database.
+    if (connection.reason === 'replaced') {
+      onlineStamps.delete(id);
+      return;
+    }
     void track(queueOnline(connection, false)).catch((error: unknown) => deps.logger.warn({ err: error, exhibitId: id }, 'could not mark the exhibit offline'));
   }
 

@@ -1,8 +1,10 @@
 import { Center, Loader } from '@mantine/core';
 import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { usePublicConfig, useCurrentUser } from '../api/auth';
 import { analytics } from '../lib/analytics';
+import { useCurrentUser } from '../lib/api/get-current-user';
+import { usePublicConfig } from '../lib/api/get-public-config';
+import { PUBLIC_PATHS } from '../lib/paths';
 import type { RealtimeClient } from '../lib/realtime';
 import { RealtimeProvider } from '../lib/realtime-context';
 import { CreateAccountPage } from '../features/auth/components/CreateAccountPage';
@@ -18,7 +20,6 @@ import { HomePage } from '../features/home/components/HomePage';
 import { OrganizationPage } from '../features/organization/components/OrganizationPage';
 import { SitePage } from '../features/site/components/SitePage';
 import { AppLayout } from './layout/AppLayout';
-import { PUBLIC_PATHS } from './paths';
 
 /**
  * Startup (spec section 2): without a session the user goes to login unless on a public path;

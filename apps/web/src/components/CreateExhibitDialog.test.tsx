@@ -1,18 +1,25 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { MQTT_PATH_MESSAGE } from '@plinth/shared';
+import { MutationHarness, renderWithClient } from '../test/mutation-harness';
 import { CreateExhibitDialog } from './CreateExhibitDialog';
+
+/** The dialog over a real mutation running `onSubmit`, as the site screen gives it one. */
+function renderDialog(onSubmit: (name: string, mqttPath: string) => Promise<unknown>) {
+  renderWithClient(
+    <MutationHarness fn={({ name, mqttPath }: { name: string; mqttPath: string }) => onSubmit(name, mqttPath)}>
+      {(mutation) => (
+        <CreateExhibitDialog opened onClose={() => undefined} onSubmit={(name, mqttPath) => mutation.mutateAsync({ name, mqttPath })} mutation={mutation} />
+      )}
+    </MutationHarness>,
+  );
+}
 
 describe('CreateExhibitDialog', () => {
   it('validates the MQTT IP Address and sends name and address', async () => {
     const onSubmit = vi.fn(async () => undefined);
-    render(
-      <MantineProvider env="test">
-        <CreateExhibitDialog opened onClose={() => undefined} onSubmit={onSubmit} />
-      </MantineProvider>,
-    );
+    renderDialog(onSubmit);
     const create = screen.getByRole('button', { name: 'Create' });
     expect(create).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Star Dome');
@@ -31,11 +38,7 @@ describe('CreateExhibitDialog', () => {
   });
 
   it('shows the fallback when creation fails without a message', async () => {
-    render(
-      <MantineProvider env="test">
-        <CreateExhibitDialog opened onClose={() => undefined} onSubmit={() => Promise.reject(new Error(''))} />
-      </MantineProvider>,
-    );
+    renderDialog(() => Promise.reject(new Error('')));
     await userEvent.type(screen.getByRole('textbox', { name: 'Name' }), 'Star Dome{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Could not create Exhibit');
   });

@@ -1,8 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { SETTINGS_SAVED_BANNER_MS, type Setting } from '@plinth/shared';
-import { INHERITED_SETTING_TEXT, SettingsForm } from './SettingsForm';
+import type { SaveSettingsResult, SettingChange } from '../lib/api/save-settings';
+import { INHERITED_SETTING_TEXT, SettingsForm, type SettingsFormProps } from './SettingsForm';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const SITE = '00000000-0000-4000-8000-000000000002';
@@ -17,19 +18,24 @@ const siteSettings: Setting[] = [
   setting('opening_hours', 'Opening Hours', '9-5'),
 ];
 
-function renderForm(props: Partial<Parameters<typeof SettingsForm>[0]> = {}) {
-  const saveSetting = vi.fn(async () => undefined);
+type SaveOne = (setting: Setting, value: string) => Promise<unknown>;
+type SaveOneMock = Mock<SaveOne>;
+
+/**
+ * The form with a save mutation that behaves as `useSaveSettings`: every change through
+ * `saveSetting` at once, one outcome each, and `onSaved` (its refetch) when any was saved.
+ */
+function renderForm({ saveSetting = vi.fn<SaveOne>(async () => undefined), ...props }: Partial<Omit<SettingsFormProps, 'save'>> & { saveSetting?: SaveOneMock } = {}) {
   const onSaved = vi.fn();
+  const settings = props.settings ?? siteSettings;
+  const mutateAsync = async (changes: SettingChange[]) => {
+    const results = await Promise.allSettled(changes.map((c) => saveSetting(settings.find((s) => s.idString === c.idString)!, c.value)));
+    if (results.some((r) => r.status === 'fulfilled')) onSaved();
+    return results as SaveSettingsResult;
+  };
   render(
     <MantineProvider env="test">
-      <SettingsForm
-        settings={siteSettings}
-        canEdit
-        isInherited={(s) => s.OrganizationId !== null}
-        saveSetting={saveSetting}
-        onSaved={onSaved}
-        {...props}
-      />
+      <SettingsForm settings={settings} canEdit isInherited={(s) => s.OrganizationId !== null} save={{ mutateAsync, isPending: false }} {...props} />
     </MantineProvider>,
   );
   return { saveSetting, onSaved };

@@ -1,4 +1,6 @@
 import { Alert, Badge, Button, Divider, Group, Loader, Modal, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   AnalyticsConfigSchema,
@@ -11,7 +13,12 @@ import {
   type ContentManagerSecretField,
   type Setting,
 } from '@plinth/shared';
+import type { SaveSettingsResult, SettingChange } from '../lib/api/save-settings';
+import { errorText } from '../lib/mutation-state';
 import { GuardedButton } from './GuardedButton';
+
+/** The owner's save mutation (`useSaveSettings`): sends every change, answers each one's outcome, refreshes the settings. */
+export type SaveSettingsMutation = Pick<UseMutationResult<SaveSettingsResult, Error, SettingChange[]>, 'mutateAsync' | 'isPending'>;
 
 export const SETTINGS_SAVED_TEXT = 'Settings saved.';
 export const SETTINGS_ERROR_TEXT = 'There were errors in saving the settings.';
@@ -23,10 +30,8 @@ export type SettingsFormProps = {
   canEdit: boolean;
   /** Settings shown read-only because they belong to a higher level (site screen: organization settings). */
   isInherited?: (setting: Setting) => boolean;
-  /** Saves one setting; Save calls it once per changed setting, all together. */
-  saveSetting: (setting: Setting, value: string) => Promise<unknown>;
-  /** Runs once after a Save round, to refetch the settings. */
-  onSaved?: () => void;
+  /** Save sends every changed setting through it at once. */
+  save: SaveSettingsMutation;
   /** Gets the address of the content-manager frame; shows 'View Organizational Content' when given. */
   getContentUrl?: () => Promise<string>;
 };
@@ -119,27 +124,25 @@ function ModifiedMarker({ show }: { show: boolean }) {
  * and Save, which sends every changed setting at once and reports 'Settings saved.' for 3 seconds
  * or the error text.
  */
-export function SettingsForm({ settings, canEdit, isInherited, saveSetting, onSaved, getContentUrl }: SettingsFormProps) {
-  const [baseline, setBaseline] = useState<Record<string, string>>(() => baselineOf(settings));
-  const [values, setValues] = useState<Record<string, string>>(() => baselineOf(settings));
-  const [saving, setSaving] = useState(false);
+export function SettingsForm({ settings, canEdit, isInherited, save, getContentUrl }: SettingsFormProps) {
+  // The form's initial values are the saved values (the baseline a field is Modified against).
+  const form = useForm<Record<string, string>>({ initialValues: baselineOf(settings) });
+  const values = form.values;
+  const baseline = form.getInitialValues();
   const [banner, setBanner] = useState<'saved' | 'error' | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const baselineRef = useRef(baseline);
-  baselineRef.current = baseline;
 
+  // New saved values (a refetch, a save elsewhere) become the baseline; edits in progress stay.
   const settingsKey = settings.map((s) => `${s.idString}=${s.value}`).join('\u0000');
   useEffect(() => {
     const next = baselineOf(settings);
-    const previous = baselineRef.current;
-    setValues((current) => {
-      const merged: Record<string, string> = { ...next };
-      for (const [id, value] of Object.entries(current)) {
-        if (id in next && value !== previous[id]) merged[id] = value;
-      }
-      return merged;
-    });
-    setBaseline(next);
+    const previous = form.getInitialValues();
+    const merged: Record<string, string> = { ...next };
+    for (const [id, value] of Object.entries(form.getValues())) {
+      if (id in next && value !== previous[id]) merged[id] = value;
+    }
+    form.setInitialValues(next);
+    form.setValues(merged);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- settingsKey stands for the settings' values
   }, [settingsKey]);
 
@@ -152,18 +155,16 @@ export function SettingsForm({ settings, canEdit, isInherited, saveSetting, onSa
     [settings, values, baseline, canEdit, isInherited],
   );
 
-  const setValue = (idString: string, value: string) => setValues((v) => ({ ...v, [idString]: value }));
+  // Keys are setting ids, not paths: set them whole (an id with a dot must not become a nested field).
+  const setValue = (idString: string, value: string) => form.setValues((v) => ({ ...v, [idString]: value }));
 
   const handleSave = async () => {
     if (changed.length === 0) return;
-    setSaving(true);
     clearTimeout(timer.current);
     setBanner(null);
-    const results = await Promise.allSettled(changed.map((s) => saveSetting(s, values[s.idString] ?? '')));
-    setSaving(false);
+    const results = await save.mutateAsync(changed.map((s) => ({ idString: s.idString, value: values[s.idString] ?? '' })));
     const saved = changed.filter((_, i) => results[i]?.status === 'fulfilled');
-    setBaseline((b) => ({ ...b, ...Object.fromEntries(saved.map((s) => [s.idString, values[s.idString] ?? ''])) }));
-    if (saved.length > 0) onSaved?.();
+    form.setInitialValues({ ...form.getInitialValues(), ...Object.fromEntries(saved.map((s) => [s.idString, values[s.idString] ?? ''])) });
     if (saved.length === changed.length) {
       setBanner('saved');
       timer.current = setTimeout(() => setBanner(null), SETTINGS_SAVED_BANNER_MS);
@@ -213,7 +214,7 @@ export function SettingsForm({ settings, canEdit, isInherited, saveSetting, onSa
       )}
       {canEdit && (
         <Group justify="flex-end">
-          <GuardedButton onClick={() => void handleSave()} disabled={changed.length === 0} loading={saving}>
+          <GuardedButton onClick={() => void handleSave()} disabled={changed.length === 0} loading={save.isPending}>
             Save
           </GuardedButton>
         </Group>
@@ -343,7 +344,7 @@ function ContentManagerEditor(props: EditorProps & { getContentUrl?: () => Promi
           : setFrame({ url: null, error: 'The content manager URL must start with http:// or https://.', loading: false }),
       )
       .catch((e: unknown) =>
-        setFrame({ url: null, error: e instanceof Error && e.message ? e.message : 'Organizational Content is unavailable now', loading: false }),
+        setFrame({ url: null, error: errorText(e, 'Organizational Content is unavailable now'), loading: false }),
       );
   };
 

@@ -1,9 +1,10 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { useMutation } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Token } from '@plinth/shared';
+import { renderWithClient } from '../test/mutation-harness';
 import { TokenPanel, type NewToken, type TokenPanelTexts } from './TokenPanel';
 
 const OWNER = '00000000-0000-4000-8000-0000000000c1';
@@ -29,7 +30,10 @@ type Options = {
   failCreate?: Error;
 };
 
-/** The panel over an in-memory token list that its create and delete calls change, as the server would. */
+/**
+ * The panel over an in-memory token list that its create and delete calls change, as the server
+ * would; like the screens' mutations, they read the list again when they succeed.
+ */
 function renderPanel({ initial = [], canCreate = true, canDelete = true, isError = false, failCreate, ...rest }: Options = {}) {
   const created: string[] = [];
   const deleted: string[] = [];
@@ -50,6 +54,8 @@ function renderPanel({ initial = [], canCreate = true, canDelete = true, isError
 
   function Harness() {
     const [tokens, setTokens] = useState<Token[] | undefined>(isError ? undefined : initial);
+    const create = useMutation({ mutationFn: (name: string) => createToken(name), onSuccess: () => setTokens(store) });
+    const remove = useMutation({ mutationFn: (id: string) => deleteToken(id), onSuccess: () => setTokens(store) });
     return (
       <TokenPanel
         ownerId={OWNER}
@@ -59,19 +65,14 @@ function renderPanel({ initial = [], canCreate = true, canDelete = true, isError
         isError={isError}
         canCreate={canCreate}
         canDelete={canDelete}
-        createToken={createToken}
-        deleteToken={deleteToken}
-        onChanged={async () => setTokens(store)}
+        create={create}
+        remove={remove}
         texts={rest.texts ?? texts}
       />
     );
   }
 
-  render(
-    <MantineProvider env="test">
-      <Harness />
-    </MantineProvider>,
-  );
+  renderWithClient(<Harness />);
   return { created, deleted };
 }
 

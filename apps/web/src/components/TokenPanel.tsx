@@ -1,12 +1,21 @@
 import { ActionIcon, Alert, Button, Code, CopyButton, Group, Loader, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconTrash } from '@tabler/icons-react';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { TOKEN_DATE_LENGTH, type Token } from '@plinth/shared';
+import type { Token } from '@plinth/shared';
+import { formatTokenDate } from '../lib/format-date';
+import { errorText } from '../lib/mutation-state';
 import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { NameDialog } from './dialogs/NameDialog';
 
 /** A token as its create call answers it: the only time its secret value is known. */
 export type NewToken = Token & { token: string };
+
+/** The owner's create-token mutation, called with the new token's name; it refreshes the list itself. */
+export type CreateTokenMutation = Pick<UseMutationResult<NewToken, Error, string>, 'mutateAsync' | 'isPending' | 'error' | 'reset'>;
+
+/** The owner's delete-token mutation, called with the token id; it refreshes the list itself. */
+export type DeleteTokenMutation = Pick<UseMutationResult<unknown, Error, string>, 'mutateAsync' | 'isPending' | 'error' | 'reset'>;
 
 /** The texts that differ between the exhibit's and the hardware's auth tab. */
 export type TokenPanelTexts = {
@@ -48,10 +57,8 @@ export type TokenPanelProps = {
   isError: boolean;
   canCreate: boolean;
   canDelete: boolean;
-  createToken: (name: string) => Promise<NewToken>;
-  deleteToken: (tokenId: string) => Promise<unknown>;
-  /** Reloads the token list after a token was created or deleted. */
-  onChanged: () => Promise<unknown>;
+  create: CreateTokenMutation;
+  remove: DeleteTokenMutation;
   texts: TokenPanelTexts;
 };
 
@@ -88,18 +95,14 @@ function CopyValue({ value, label, copyName, testId }: { value: string; label: s
  * with the warning to save it.
  */
 export function TokenPanel(props: TokenPanelProps) {
-  const { ownerId, ownerName, tokens, isLoading, isError, canCreate, canDelete, createToken, deleteToken, onChanged, texts } = props;
+  const { ownerId, ownerName, tokens, isLoading, isError, canCreate, canDelete, create, remove, texts } = props;
   const [created, setCreated] = useState<NewToken | null>(null);
   const [naming, setNaming] = useState(false);
   const [deleting, setDeleting] = useState<Token | null>(null);
   const [autoError, setAutoError] = useState<string | null>(null);
   const autoCreated = useRef(false);
 
-  const handleCreate = async (name: string) => {
-    const token = await createToken(name);
-    setCreated(token);
-    await onChanged();
-  };
+  const handleCreate = async (name: string) => setCreated(await create.mutateAsync(name));
 
   // Decided on the first answer only.
   const firstAnswer = tokens ? tokens.length : null;
@@ -109,16 +112,15 @@ export function TokenPanel(props: TokenPanelProps) {
     if (firstAnswer > 0 || !canCreate) return;
     handleCreate(ownerName).catch((e: unknown) => {
       console.error(`Could not create the first ${texts.ownerKind} token`, e);
-      setAutoError(e instanceof Error && e.message ? e.message : texts.createFailed);
+      setAutoError(errorText(e, texts.createFailed));
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once, on the first answer
   }, [firstAnswer === null]);
 
   const handleDelete = async () => {
     if (!deleting) return;
-    await deleteToken(deleting.id);
+    await remove.mutateAsync(deleting.id);
     if (created?.id === deleting.id) setCreated(null);
-    await onChanged();
   };
 
   const list = tokens ?? [];
@@ -139,7 +141,7 @@ export function TokenPanel(props: TokenPanelProps) {
           {list.map((token) => (
             <Table.Tr key={token.id}>
               <Table.Td style={{ overflowWrap: 'anywhere' }}>{token.name}</Table.Td>
-              <Table.Td>{token.createdAt.slice(0, TOKEN_DATE_LENGTH)}</Table.Td>
+              <Table.Td>{formatTokenDate(token.createdAt)}</Table.Td>
               {canDelete && (
                 <Table.Td>
                   <Tooltip label="Delete token">
@@ -192,6 +194,7 @@ export function TokenPanel(props: TokenPanelProps) {
         initialValue={ownerName}
         confirmLabel="Create"
         onSubmit={handleCreate}
+        mutation={create}
         errorFallback={texts.createFailed}
       />
       <ConfirmDialog
@@ -203,6 +206,7 @@ export function TokenPanel(props: TokenPanelProps) {
         cancelLabel={texts.deleteCancelLabel}
         danger
         onConfirm={handleDelete}
+        mutation={remove}
       />
     </Stack>
   );

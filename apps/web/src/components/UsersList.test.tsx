@@ -1,8 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Permission } from '@plinth/shared';
+import type { LowerRole, Permission } from '@plinth/shared';
+import { MutationHarness, renderWithClient } from '../test/mutation-harness';
 import { UsersList } from './UsersList';
 import { UsersListAddDialog } from './UsersListAddDialog';
 
@@ -11,23 +11,47 @@ const people: Permission[] = [
   { id: 'p2', userId: 'u2', email: 'amy@example.com', firstName: '', lastName: '', role: 'viewer', accountCreated: false },
 ];
 
+/** The list over real mutations: `onChangeRole` gets the role change, `onRemove` the removed permission's id. */
 function renderList(canManage: boolean, permissions = people) {
-  const onChangeRole = vi.fn(async () => undefined);
-  const onRemove = vi.fn(async () => undefined);
-  render(
-    <MantineProvider env="test">
-      <UsersList
-        title="Site users"
-        permissions={permissions}
-        canManage={canManage}
-        emptyText="There are no site users."
-        scopeLabel="this site"
-        onChangeRole={onChangeRole}
-        onRemove={onRemove}
-      />
-    </MantineProvider>,
+  const onChangeRole = vi.fn(async (_change: { permissionId: string; role: LowerRole }) => undefined);
+  const onRemove = vi.fn(async (_permissionId: string) => undefined);
+  renderWithClient(
+    <MutationHarness fn={onChangeRole}>
+      {(updateRole) => (
+        <MutationHarness fn={onRemove}>
+          {(remove) => (
+            <UsersList
+              title="Site users"
+              permissions={permissions}
+              canManage={canManage}
+              emptyText="There are no site users."
+              scopeLabel="this site"
+              updateRole={updateRole}
+              remove={remove}
+            />
+          )}
+        </MutationHarness>
+      )}
+    </MutationHarness>,
   );
   return { onChangeRole, onRemove };
+}
+
+/** The add dialog over a real mutation running `onSubmit`, as the screens give it one. */
+function renderAddDialog(scope: string, onSubmit: (email: string, role: LowerRole) => Promise<unknown>) {
+  renderWithClient(
+    <MutationHarness fn={({ email, role }: { email: string; role: LowerRole }) => onSubmit(email, role)}>
+      {(mutation) => (
+        <UsersListAddDialog
+          opened
+          onClose={() => undefined}
+          scope={scope}
+          onSubmit={(email, role) => mutation.mutateAsync({ email, role })}
+          mutation={mutation}
+        />
+      )}
+    </MutationHarness>,
+  );
 }
 
 describe('UsersList', () => {
@@ -50,7 +74,14 @@ describe('UsersList', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Remove zoe@example.com' }));
     expect(screen.getByText('Remove zoe@example.com from this site?')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
-    await waitFor(() => expect(onRemove).toHaveBeenCalledWith(people[0]));
+    await waitFor(() => expect(onRemove).toHaveBeenCalledWith(people[0]!.id));
+  });
+
+  it('lets managers change a role', async () => {
+    const { onChangeRole } = renderList(true);
+    await userEvent.click(screen.getByRole('textbox', { name: 'Role of zoe@example.com' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Manager' }));
+    await waitFor(() => expect(onChangeRole).toHaveBeenCalledWith({ permissionId: 'p1', role: 'manager' }));
   });
 
   it('shows the empty text', () => {
@@ -62,11 +93,7 @@ describe('UsersList', () => {
 describe('UsersListAddDialog', () => {
   it('sends the lowercased email with the viewer role by default', async () => {
     const onSubmit = vi.fn(async () => undefined);
-    render(
-      <MantineProvider env="test">
-        <UsersListAddDialog opened onClose={() => undefined} scope="site" onSubmit={onSubmit} />
-      </MantineProvider>,
-    );
+    renderAddDialog('site', onSubmit);
     expect(screen.getByText(/an invitation to create one is mailed/)).toBeInTheDocument();
     const add = screen.getByRole('button', { name: 'Add' });
     expect(add).toBeDisabled();
@@ -75,16 +102,7 @@ describe('UsersListAddDialog', () => {
   });
 
   it('shows the server message when adding fails', async () => {
-    render(
-      <MantineProvider env="test">
-        <UsersListAddDialog
-          opened
-          onClose={() => undefined}
-          scope="organization"
-          onSubmit={() => Promise.reject(new Error('Please check that the user has not already been added.'))}
-        />
-      </MantineProvider>,
-    );
+    renderAddDialog('organization', () => Promise.reject(new Error('Please check that the user has not already been added.')));
     await userEvent.type(screen.getByRole('textbox', { name: /Email/ }), 'a@b.co{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Please check that the user has not already been added.');
   });

@@ -1,8 +1,16 @@
 import { ActionIcon, Badge, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ROLE_OPTIONS, type LowerRole, type Permission } from '@plinth/shared';
+import type { UpdatePermissionInput } from '../lib/api/update-permission';
 import { ConfirmDialog } from './dialogs/ConfirmDialog';
+
+/** The role-change mutation of the list's scope (`useUpdatePermission`). */
+export type RoleChangeMutation = Pick<UseMutationResult<unknown, Error, UpdatePermissionInput>, 'mutateAsync' | 'isPending' | 'variables'>;
+
+/** The removal mutation of the list's scope (`useDeletePermission`), called with the permission id. */
+export type RemovalMutation = Pick<UseMutationResult<unknown, Error, string>, 'mutateAsync' | 'isPending'>;
 
 export type UsersListProps = {
   /** Heading above the list ('Site users'); none when omitted. */
@@ -15,8 +23,10 @@ export type UsersListProps = {
   emptyText: string;
   /** Where users are removed from, for the confirmation ('this organization'). */
   scopeLabel: string;
-  onChangeRole: (permission: Permission, role: LowerRole) => Promise<void>;
-  onRemove: (permission: Permission) => Promise<void>;
+  /** Changes a role; the select of the user being changed is disabled while it runs. */
+  updateRole: RoleChangeMutation;
+  /** Removes a user after the confirmation. */
+  remove: RemovalMutation;
 };
 
 function roleLabel(role: LowerRole): string {
@@ -26,28 +36,21 @@ function roleLabel(role: LowerRole): string {
 /**
  * The users of an organization, site or exhibit by email. Managers get a role dropdown and a
  * remove button (confirmed); everyone else reads the role. Role change and removal failures are
- * logged only (spec section 8).
+ * logged only (spec section 8), so the confirmation closes either way.
  */
-export function UsersList({ title, permissions, canManage, isLoading, emptyText, scopeLabel, onChangeRole, onRemove }: UsersListProps) {
+export function UsersList({ title, permissions, canManage, isLoading, emptyText, scopeLabel, updateRole, remove }: UsersListProps) {
   const [removing, setRemoving] = useState<Permission | null>(null);
-  const [pendingId, setPendingId] = useState<string | null>(null);
+  const changingId = updateRole.isPending ? updateRole.variables?.permissionId : undefined;
 
   const handleRoleChange = (permission: Permission, value: string | null) => {
     const role = ROLE_OPTIONS.find((o) => o.value === value)?.value;
     if (!role || role === permission.role) return;
-    setPendingId(permission.id);
-    onChangeRole(permission, role)
-      .catch((e: unknown) => console.error('Permission update failed', e))
-      .finally(() => setPendingId(null));
+    updateRole.mutateAsync({ permissionId: permission.id, role }).catch((e: unknown) => console.error('Permission update failed', e));
   };
 
   const handleRemove = async () => {
     if (!removing) return;
-    try {
-      await onRemove(removing);
-    } catch (e) {
-      console.error('User removal failed', e);
-    }
+    await remove.mutateAsync(removing.id).catch((e: unknown) => console.error('User removal failed', e));
   };
 
   const sorted = [...permissions].sort((a, b) => a.email.localeCompare(b.email));
@@ -80,7 +83,7 @@ export function UsersList({ title, permissions, canManage, isLoading, emptyText,
                       value={permission.role}
                       onChange={(value) => handleRoleChange(permission, value)}
                       allowDeselect={false}
-                      disabled={pendingId === permission.id}
+                      disabled={changingId === permission.id}
                       w={140}
                     />
                     <Tooltip label="Remove user">
@@ -106,6 +109,7 @@ export function UsersList({ title, permissions, canManage, isLoading, emptyText,
         cancelLabel="Cancel"
         danger
         onConfirm={handleRemove}
+        mutation={{ isPending: remove.isPending, error: null }}
       />
     </Stack>
   );

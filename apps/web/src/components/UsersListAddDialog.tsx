@@ -1,89 +1,59 @@
-import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { Select, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { DEFAULT_ROLE, normalizeEmail, ROLE_OPTIONS, toLowerRole, type LowerRole } from '@plinth/shared';
-import { useClickGuard } from './useClickGuard';
-import { DialogError } from './dialogs/DialogError';
+import type { MutationState } from '../lib/mutation-state';
+import { FormDialog, type DialogProps } from './dialogs/FormDialog';
 
-export type UsersListAddDialogProps = {
-  opened: boolean;
-  onClose: () => void;
+type AddUserValues = { email: string; role: LowerRole };
+
+export type UsersListAddDialogProps = DialogProps & {
   /** 'organization', 'site' or 'exhibit', for the dialog text. */
   scope: string;
-  /** Adds the user; a thrown error's message is shown in the dialog. */
-  onSubmit: (email: string, role: LowerRole) => Promise<void>;
+  /** Adds the user (email lowercased); the dialog closes when it resolves. */
+  onSubmit: (email: string, role: LowerRole) => Promise<unknown>;
+  /** The write's state: busy while pending, its error shown in the dialog. */
+  mutation: MutationState;
 };
 
 /**
  * The Add Users dialog: an email (lowercased before sending) and a role, viewer by default.
- * A new email gets an invitation mail from the server.
+ * Add is disabled while the email is empty; the browser's own check of an email field catches a
+ * malformed one, and the server answers the rest. A new email gets an invitation mail from the server.
  */
-export function UsersListAddDialog({ opened, onClose, scope, onSubmit }: UsersListAddDialogProps) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<LowerRole>(toLowerRole(DEFAULT_ROLE));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (opened) {
-      setEmail('');
-      setRole(toLowerRole(DEFAULT_ROLE));
-      setError(null);
-      setBusy(false);
-    }
-  }, [opened]);
-
-  const normalized = normalizeEmail(email);
-  const disabled = busy || normalized.length === 0;
-
-  const submit = useClickGuard(() => {
-    if (disabled) return;
-    setBusy(true);
-    setError(null);
-    onSubmit(normalized, role)
-      .then(() => onClose())
-      .catch((e: unknown) => setError(e instanceof Error && e.message ? e.message : 'Could not add the user.'))
-      .finally(() => setBusy(false));
+export function UsersListAddDialog({ opened, onClose, scope, onSubmit, mutation }: UsersListAddDialogProps) {
+  const form = useForm<AddUserValues>({
+    initialValues: { email: '', role: toLowerRole(DEFAULT_ROLE) },
+    validate: { email: (value) => (normalizeEmail(value) ? null : 'Email is required') },
   });
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
+  const handleRoleChange = (value: string | null) => {
+    const role = ROLE_OPTIONS.find((o) => o.value === value)?.value;
+    if (role) form.setFieldValue('role', role);
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Add Users" centered>
-      <form onSubmit={handleSubmit}>
-        <Stack>
-          <Text size="sm">
-            Give a person access to this {scope}. If the email has no Plinth account yet, an invitation to create one is
-            mailed to it.
-          </Text>
-          <TextInput
-            label="Email"
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            data-autofocus
-            required
-          />
-          <Select
-            label="Role"
-            data={ROLE_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
-            value={role}
-            onChange={(value) => setRole(ROLE_OPTIONS.find((o) => o.value === value)?.value ?? role)}
-            allowDeselect={false}
-          />
-          <DialogError message={error} />
-          <Group justify="flex-end">
-            <Button variant="default" type="button" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={disabled} loading={busy}>
-              Add
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title="Add Users"
+      onSubmit={() => onSubmit(normalizeEmail(form.values.email), form.values.role)}
+      mutation={mutation}
+      confirmLabel="Add"
+      isConfirmDisabled={!form.isValid()}
+      errorFallback="Could not add the user."
+      onOpen={form.reset}
+    >
+      <Text size="sm">
+        Give a person access to this {scope}. If the email has no Plinth account yet, an invitation to create one is mailed to it.
+      </Text>
+      <TextInput label="Email" type="email" {...form.getInputProps('email', { withError: false })} data-autofocus required />
+      <Select
+        label="Role"
+        data={ROLE_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
+        value={form.values.role}
+        onChange={handleRoleChange}
+        allowDeselect={false}
+      />
+    </FormDialog>
   );
 }

@@ -21,6 +21,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The HTTP status of a failed call, or null when it is not an answer of the server. */
+export function errorStatus(error: unknown): number | null {
+  return error instanceof ApiError ? error.status : null;
+}
+
 export const API_BASE = '/api/v1';
 
 type Query = Record<string, string | number | boolean | string[] | undefined | null>;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { CONSOLE_CLOSE } from '@plinth/shared';
 import { RealtimeClient } from './realtime';
-import { applyToCache } from './realtime-context';
+import { applyToCache } from './realtime-cache';
 
 /** A real socket server on a free port; the console's client connects to it. */
 async function socketServer() {

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '@plinth/shared';
-import { queryKeys } from '../../api/query-keys';
+import { queryKeys } from '../../lib/query-keys';
 import { AppLayout } from './AppLayout';
 
 const me: CurrentUser = {

@@ -2,12 +2,12 @@ import { Anchor, AppShell, Group, Image, Text, UnstyledButton } from '@mantine/c
 import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
-import { useCurrentUser } from '../../api/auth';
+import { useSignOut } from '../../features/auth/api/logout';
+import { SubmitTicketDialog } from '../../features/help/components/SubmitTicketDialog';
+import { useCurrentUser } from '../../lib/api/get-current-user';
+import { paths } from '../../lib/paths';
 import { useRealtime } from '../../lib/realtime-context';
-import { paths } from '../paths';
-import { signOut } from './logout';
 import { ProfileMenu } from './ProfileMenu';
-import { SubmitTicketDialog } from './SubmitTicketDialog';
 
 /**
  * The signed-in frame: the top bar (Plinth mark linking home, Help, the profile menu) above the
@@ -16,6 +16,7 @@ import { SubmitTicketDialog } from './SubmitTicketDialog';
 export function AppLayout() {
   const me = useCurrentUser();
   const realtime = useRealtime();
+  const signOut = useSignOut();
   const [ticketOpened, ticket] = useDisclosure(false);
 
   return (
@@ -37,7 +38,7 @@ export function AppLayout() {
                 Help
               </Group>
             </Anchor>
-            {me.data && <ProfileMenu user={me.data} onSubmitTicket={ticket.open} onLogout={() => void signOut(realtime)} />}
+            {me.data && <ProfileMenu user={me.data} onSubmitTicket={ticket.open} onLogout={() => signOut.mutate(realtime)} />}
           </Group>
         </Group>
       </AppShell.Header>

@@ -2,7 +2,7 @@ import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconHome, IconLifebuoy, IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { CurrentUser } from '@plinth/shared';
-import { paths } from '../paths';
+import { paths } from '../../lib/paths';
 
 export type ProfileMenuProps = {
   user: CurrentUser;

@@ -1,10 +1,13 @@
 import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
 
+/** An exhibit whose locked manifest blocks a deletion. */
+export type LockedExhibit = { id: string; name: string };
+
 export type LockedExhibitDialogProps = {
   opened: boolean;
   onClose: () => void;
   itemType: 'organization' | 'site' | 'exhibit';
-  lockedExhibits: { id: string; name: string }[];
+  lockedExhibits: LockedExhibit[];
 };
 
 /** Shown instead of the delete confirmation when locked exhibits block the deletion. */
@@ -38,12 +41,12 @@ export function LockedExhibitDialog({ opened, onClose, itemType, lockedExhibits 
  * The locked exhibits named by a 409 LockedExhibits answer, or null for any other error, so a
  * delete that the server refused can open this dialog instead of an error line.
  */
-export function lockedExhibitsFromError(error: unknown): { id: string; name: string }[] | null {
+export function lockedExhibitsFromError(error: unknown): LockedExhibit[] | null {
   const body = (error as { body?: unknown } | null)?.body as { code?: unknown; details?: { lockedExhibits?: unknown } } | null | undefined;
   if (!body || body.code !== 'LockedExhibits') return null;
   const list = body.details?.lockedExhibits;
   if (!Array.isArray(list)) return [];
   return list.filter(
-    (e): e is { id: string; name: string } => typeof e === 'object' && e !== null && typeof e.id === 'string' && typeof e.name === 'string',
+    (e): e is LockedExhibit => typeof e === 'object' && e !== null && typeof e.id === 'string' && typeof e.name === 'string',
   );
 }

@@ -1,12 +1,16 @@
-import { MantineProvider } from '@mantine/core';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NameDialog } from './NameDialog';
+import { MutationHarness, renderWithClient } from '../../test/mutation-harness';
+import { NameDialog, type NameDialogProps } from './NameDialog';
 
-function renderUi(ui: ReactElement) {
-  return render(<MantineProvider env="test">{ui}</MantineProvider>);
+type Props = Omit<NameDialogProps, 'onSubmit' | 'mutation'> & { onSubmit: (name: string) => Promise<unknown> };
+
+/** The dialog over a real mutation running `onSubmit`, as the screens give it one. */
+function renderDialog({ onSubmit, ...props }: Props) {
+  return renderWithClient(
+    <MutationHarness fn={onSubmit}>{(mutation) => <NameDialog {...props} onSubmit={mutation.mutateAsync} mutation={mutation} />}</MutationHarness>,
+  );
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -15,7 +19,7 @@ describe('NameDialog', () => {
   it('keeps Create disabled while the name is empty and confirms with Enter', async () => {
     const onSubmit = vi.fn(async () => undefined);
     const onClose = vi.fn();
-    renderUi(<NameDialog opened onClose={onClose} title="Create Site" label="Name" confirmLabel="Create" onSubmit={onSubmit} />);
+    renderDialog({ opened: true, onClose, title: 'Create Site', label: 'Name', confirmLabel: 'Create', onSubmit });
 
     const create = screen.getByRole('button', { name: 'Create' });
     expect(create).toBeDisabled();
@@ -30,18 +34,16 @@ describe('NameDialog', () => {
   });
 
   it('keeps Save disabled while the edited name is unchanged', async () => {
-    renderUi(
-      <NameDialog
-        opened
-        onClose={() => undefined}
-        title="Edit organization name"
-        label="Name"
-        initialValue="Acme"
-        confirmLabel="Save"
-        requireChange
-        onSubmit={async () => undefined}
-      />,
-    );
+    renderDialog({
+      opened: true,
+      onClose: () => undefined,
+      title: 'Edit organization name',
+      label: 'Name',
+      initialValue: 'Acme',
+      confirmLabel: 'Save',
+      requireChange: true,
+      onSubmit: async () => undefined,
+    });
     const save = screen.getByRole('button', { name: 'Save' });
     const input = screen.getByLabelText('Name');
     expect(input).toHaveValue('Acme');
@@ -55,7 +57,7 @@ describe('NameDialog', () => {
 
   it('closes on Escape', async () => {
     const onClose = vi.fn();
-    renderUi(<NameDialog opened onClose={onClose} title="Create Site" label="Name" confirmLabel="Create" onSubmit={async () => undefined} />);
+    renderDialog({ opened: true, onClose, title: 'Create Site', label: 'Name', confirmLabel: 'Create', onSubmit: async () => undefined });
     await userEvent.click(screen.getByLabelText('Name'));
     await userEvent.keyboard('{Escape}');
     expect(onClose).toHaveBeenCalled();
@@ -67,7 +69,7 @@ describe('NameDialog', () => {
     const onSubmit = vi.fn(async () => {
       throw new Error('Site name taken');
     });
-    renderUi(<NameDialog opened onClose={() => undefined} title="Create Site" label="Name" confirmLabel="Create" onSubmit={onSubmit} />);
+    renderDialog({ opened: true, onClose: () => undefined, title: 'Create Site', label: 'Name', confirmLabel: 'Create', onSubmit });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Lobby' } });
 
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
@@ -84,17 +86,15 @@ describe('NameDialog', () => {
   });
 
   it('shows the fallback text when the error has no message', async () => {
-    renderUi(
-      <NameDialog
-        opened
-        onClose={() => undefined}
-        title="Create Hardware"
-        label="Name"
-        confirmLabel="Create"
-        errorFallback="Error: Could not create Hardware"
-        onSubmit={() => Promise.reject(new Error(''))}
-      />,
-    );
+    renderDialog({
+      opened: true,
+      onClose: () => undefined,
+      title: 'Create Hardware',
+      label: 'Name',
+      confirmLabel: 'Create',
+      errorFallback: 'Error: Could not create Hardware',
+      onSubmit: () => Promise.reject(new Error('')),
+    });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Board 1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Could not create Hardware');

@@ -1,11 +1,17 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { useClickGuard } from '../useClickGuard';
-import { DialogError } from './DialogError';
+import { TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { ReactNode } from 'react';
+import { z } from 'zod';
+import { MAX_NAME_LENGTH, Name } from '@plinth/shared';
+import type { MutationState } from '../../lib/mutation-state';
+import { schemaResolver } from '../../lib/schema-resolver';
+import { resetForm } from '../../lib/reset-form';
+import { FormDialog, type DialogProps } from './FormDialog';
 
-export type NameDialogProps = {
-  opened: boolean;
-  onClose: () => void;
+/** A name as the server takes it (shared `Name`: trimmed, 1 to 200 characters). */
+const NameFormSchema = z.object({ name: Name });
+
+export type NameDialogProps = DialogProps & {
   title: string;
   label: string;
   placeholder?: string;
@@ -13,10 +19,12 @@ export type NameDialogProps = {
   confirmLabel: string;
   /** Edit dialogs: Save stays disabled while the name is unchanged. */
   requireChange?: boolean;
-  /** Cleans the typed value before it is sent (setting-list names strip quotes and slashes). */
+  /** Cleans the typed value before it is checked and sent (setting-list names strip quotes and slashes). */
   transform?: (value: string) => string;
-  /** Runs the call; a thrown error's message is shown in the dialog. */
-  onSubmit: (name: string) => Promise<void>;
+  /** Runs the write with the cleaned name; the dialog closes when it resolves. */
+  onSubmit: (name: string) => Promise<unknown>;
+  /** The write's state: busy while pending, its error shown in the dialog. */
+  mutation: MutationState;
   /** Shown when the error has no message of its own. */
   errorFallback?: string;
   children?: ReactNode;
@@ -24,61 +32,36 @@ export type NameDialogProps = {
 
 /** Create and rename dialogs: Enter confirms, Escape closes, the button is disabled while the name is empty. */
 export function NameDialog(props: NameDialogProps) {
-  const { opened, onClose, title, label, placeholder, initialValue = '', confirmLabel, requireChange, transform, onSubmit, errorFallback, children } = props;
-  const [value, setValue] = useState(initialValue);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (opened) {
-      setValue(initialValue);
-      setError(null);
-      setBusy(false);
-    }
-  }, [opened, initialValue]);
-
-  const cleaned = (transform ? transform(value) : value).trim();
-  const disabled = busy || cleaned.length === 0 || (requireChange === true && cleaned === initialValue.trim());
-
-  const submit = useClickGuard(() => {
-    if (disabled) return;
-    setBusy(true);
-    setError(null);
-    onSubmit(cleaned)
-      .then(() => onClose())
-      .catch((e: unknown) => setError(e instanceof Error && e.message ? e.message : (errorFallback ?? 'Something went wrong.')))
-      .finally(() => setBusy(false));
+  const { opened, onClose, title, label, placeholder, initialValue = '', confirmLabel, requireChange, transform, onSubmit, mutation } = props;
+  const form = useForm({
+    initialValues: { name: initialValue },
+    transformValues: ({ name }) => ({ name: (transform ? transform(name) : name).trim() }),
+    validate: (values) => schemaResolver<{ name: string }>(NameFormSchema)({ name: transform ? transform(values.name) : values.name }),
   });
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
+  const cleaned = form.getTransformedValues().name;
+  const isUnchanged = requireChange === true && cleaned === initialValue.trim();
 
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
-      <form onSubmit={handleSubmit}>
-        <Stack>
-          <TextInput
-            label={label}
-            placeholder={placeholder}
-            value={value}
-            onChange={(e) => setValue(e.currentTarget.value)}
-            data-autofocus
-            maxLength={200}
-          />
-          {children}
-          <DialogError message={error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} type="button">
-              Cancel
-            </Button>
-            <Button type="submit" disabled={disabled} loading={busy}>
-              {confirmLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      onSubmit={() => onSubmit(cleaned)}
+      mutation={mutation}
+      confirmLabel={confirmLabel}
+      isConfirmDisabled={!form.isValid() || isUnchanged}
+      errorFallback={props.errorFallback}
+      onOpen={() => resetForm(form, { name: initialValue })}
+    >
+      <TextInput
+        label={label}
+        placeholder={placeholder}
+        {...form.getInputProps('name', { withError: false })}
+        data-autofocus
+        maxLength={MAX_NAME_LENGTH}
+      />
+      {props.children}
+    </FormDialog>
   );
 }

@@ -1,18 +1,25 @@
-import { MantineProvider } from '@mantine/core';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { TypeToDeleteDialog } from './TypeToDeleteDialog';
+import { MutationHarness, renderWithClient } from '../../test/mutation-harness';
+import { TypeToDeleteDialog, type TypeToDeleteDialogProps } from './TypeToDeleteDialog';
+
+type Props = Omit<TypeToDeleteDialogProps, 'onConfirm' | 'mutation'> & { onConfirm: () => Promise<unknown> };
+
+/** The dialog over a real mutation running `onConfirm`, as the screens give it one. */
+function renderDialog({ onConfirm, ...props }: Props) {
+  return renderWithClient(
+    <MutationHarness fn={onConfirm}>
+      {(mutation) => <TypeToDeleteDialog {...props} onConfirm={() => mutation.mutateAsync(undefined)} mutation={mutation} />}
+    </MutationHarness>,
+  );
+}
 
 describe('TypeToDeleteDialog', () => {
   it('enables Delete only when the exact name is typed', async () => {
     const onConfirm = vi.fn(async () => undefined);
     const onClose = vi.fn();
-    render(
-      <MantineProvider env="test">
-        <TypeToDeleteDialog opened onClose={onClose} itemType="site" itemName="Main Hall" onConfirm={onConfirm} />
-      </MantineProvider>,
-    );
+    renderDialog({ opened: true, onClose, itemType: 'site', itemName: 'Main Hall', onConfirm });
     const del = screen.getByRole('button', { name: 'Delete' });
     const input = screen.getByLabelText('Type Main Hall to confirm');
     expect(del).toBeDisabled();
@@ -31,17 +38,13 @@ describe('TypeToDeleteDialog', () => {
   });
 
   it('shows the error of a refused deletion', async () => {
-    render(
-      <MantineProvider env="test">
-        <TypeToDeleteDialog
-          opened
-          onClose={() => undefined}
-          itemType="organization"
-          itemName="Acme"
-          onConfirm={() => Promise.reject(new Error('You do not have permission to do this.'))}
-        />
-      </MantineProvider>,
-    );
+    renderDialog({
+      opened: true,
+      onClose: () => undefined,
+      itemType: 'organization',
+      itemName: 'Acme',
+      onConfirm: () => Promise.reject(new Error('You do not have permission to do this.')),
+    });
     await userEvent.type(screen.getByLabelText('Type Acme to confirm'), 'Acme{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('You do not have permission to do this.');
   });

@@ -1,15 +1,18 @@
-import { Alert, Button, Center, Divider, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Center, Divider, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ERROR_MESSAGES } from '@plinth/shared';
-import { createAccount } from '../../../api/auth';
-import { accountLinkKey, useAccountLink } from '../hooks/useAccountLink';
+import { errorText } from '../../../lib/mutation-state';
+import { schemaResolver } from '../../../lib/schema-resolver';
+import { useAccountLink } from '../api/check-reset-link';
+import { createAccountInputSchema, createSetupAccountInputSchema, useCreateAccount } from '../api/create-account';
 import { useLoginMethods } from '../hooks/useLoginMethods';
 import { AuthFrame, BackToLoginLink } from './AuthFrame';
 import { GoogleSignInButton } from './GoogleSignInButton';
-import { isPasswordAccepted, PasswordChecklist } from './PasswordChecklist';
+import { NewPasswordFields } from './NewPasswordFields';
+
+type CreateAccountValues = { firstName: string; lastName: string; email: string; password: string };
 
 /**
  * /create-account?id=…: finishes an invitation (or the first-admin setup link, which also asks
@@ -21,42 +24,32 @@ export function CreateAccountPage() {
   const link = useAccountLink(resetUrlId);
   const methods = useLoginMethods();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [firstName, setFirstName] = useState('');
-  const [lastName, setLastName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const create = useCreateAccount();
+  const isSetup = link.data?.kind === 'setup';
+  const form = useForm<CreateAccountValues>({
+    initialValues: { firstName: '', lastName: '', email: '', password: '' },
+    validate: (values) => schemaResolver<CreateAccountValues>(isSetup ? createSetupAccountInputSchema : createAccountInputSchema)(values),
+  });
+  // Busy until the page has moved on to /login: a successful creation does not give the button back.
+  const isBusy = create.isPending || create.isSuccess;
 
   if (!resetUrlId) return <Navigate to="/login" replace />;
 
-  const isSetup = link.data?.kind === 'setup';
   const linkValid = link.isSuccess && link.data.kind !== 'reset_password';
-  const canSubmit = linkValid && isPasswordAccepted(password) && (!isSetup || email.trim().length > 0) && !busy;
+  const canSubmit = linkValid && form.isValid() && !isBusy;
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = form.onSubmit(({ firstName, lastName, email, password }) => {
     if (!canSubmit) return;
-    setBusy(true);
-    setError(null);
-    createAccount({
-      firstName: firstName.trim(),
-      lastName: lastName.trim(),
-      password,
-      resetUrlId,
-      ...(isSetup ? { email: email.trim().toLowerCase() } : {}),
-    })
-      .then(() => {
-        queryClient.removeQueries({ queryKey: accountLinkKey(resetUrlId) });
-        notifications.show({ color: 'teal', message: 'Your account was created. You can now log in.' });
-        navigate('/login', { replace: true });
-      })
-      .catch((e: unknown) => {
-        setError(e instanceof Error ? e.message : ERROR_MESSAGES.CreateAccountURLExpired);
-        setBusy(false);
-      });
-  };
+    create.mutate(
+      { firstName, lastName, password, resetUrlId, ...(isSetup ? { email } : {}) },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: 'Your account was created. You can now log in.' });
+          navigate('/login', { replace: true });
+        },
+      },
+    );
+  });
 
   let body;
   if (link.isPending || methods.isPending) {
@@ -91,46 +84,21 @@ export function CreateAccountPage() {
           <form onSubmit={handleSubmit} noValidate>
             <Stack gap="sm">
               {isSetup && (
-                <TextInput
-                  label="Email"
-                  type="email"
-                  autoComplete="username"
-                  required
-                  value={email}
-                  onChange={(e) => setEmail(e.currentTarget.value)}
-                />
+                <TextInput label="Email" type="email" autoComplete="username" required {...form.getInputProps('email', { withError: false })} />
               )}
               <Group grow align="flex-start">
-                <TextInput
-                  label="First name"
-                  autoComplete="given-name"
-                  maxLength={100}
-                  value={firstName}
-                  onChange={(e) => setFirstName(e.currentTarget.value)}
-                />
-                <TextInput
-                  label="Last name"
-                  autoComplete="family-name"
-                  maxLength={100}
-                  value={lastName}
-                  onChange={(e) => setLastName(e.currentTarget.value)}
-                />
+                <TextInput label="First name" autoComplete="given-name" maxLength={100} {...form.getInputProps('firstName', { withError: false })} />
+                <TextInput label="Last name" autoComplete="family-name" maxLength={100} {...form.getInputProps('lastName', { withError: false })} />
               </Group>
-              <PasswordInput
+              <NewPasswordFields
                 label="Password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
+                inputProps={form.getInputProps('password', { withError: false })}
+                password={form.values.password}
+                error={create.error ? errorText(create.error, ERROR_MESSAGES.CreateAccountURLExpired) : null}
+                submitLabel="Create Password"
+                isSubmitDisabled={!canSubmit}
+                isBusy={isBusy}
               />
-              <PasswordChecklist password={password} />
-              {error && (
-                <Alert color="red" variant="light" role="alert">
-                  {error}
-                </Alert>
-              )}
-              <Button type="submit" disabled={!canSubmit} loading={busy} fullWidth>
-                Create Password
-              </Button>
             </Stack>
           </form>
         )}

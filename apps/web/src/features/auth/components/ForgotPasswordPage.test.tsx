@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
@@ -12,9 +13,11 @@ function answerWith(status: number, body: unknown) {
 async function askForReset() {
   render(
     <MantineProvider>
-      <MemoryRouter initialEntries={['/forgot-password']}>
-        <ForgotPasswordPage />
-      </MemoryRouter>
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter initialEntries={['/forgot-password']}>
+          <ForgotPasswordPage />
+        </MemoryRouter>
+      </QueryClientProvider>
     </MantineProvider>,
   );
   const user = userEvent.setup();

@@ -1,8 +1,9 @@
 import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useForm } from '@mantine/form';
 import { ERROR_MESSAGES } from '@plinth/shared';
-import { requestPasswordReset } from '../../../api/auth';
 import { ApiError } from '../../../lib/api-client';
+import { schemaResolver } from '../../../lib/schema-resolver';
+import { requestPasswordResetInputSchema, useRequestPasswordReset, type RequestPasswordResetInput } from '../api/request-password-reset';
 import { AuthFrame, BackToLoginLink } from './AuthFrame';
 
 const SENT_MESSAGE = 'Reset password confirmation email sent';
@@ -20,49 +21,33 @@ function resetRequestError(error: unknown): string {
 
 /** /forgot-password: asks the server to mail a reset link. */
 export function ForgotPasswordPage() {
-  const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const request = useRequestPasswordReset();
+  const form = useForm<RequestPasswordResetInput>({ initialValues: { email: '' }, validate: schemaResolver(requestPasswordResetInputSchema) });
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!email.trim() || busy) return;
-    setBusy(true);
-    setError(null);
-    setSent(false);
-    requestPasswordReset(email)
-      .then(() => setSent(true))
-      .catch((e: unknown) => setError(resetRequestError(e)))
-      .finally(() => setBusy(false));
-  };
+  const handleSubmit = form.onSubmit((values) => {
+    if (request.isPending) return;
+    request.mutate(values);
+  });
 
   return (
     <AuthFrame title="Forgot password" footer={<BackToLoginLink />}>
       <Text size="sm" c="dimmed">
         Enter the email address of your account and we will send you a link to choose a new password.
       </Text>
-      {sent && (
+      {request.isSuccess && (
         <Alert color="teal" variant="light" role="status">
           {SENT_MESSAGE}
         </Alert>
       )}
-      {error && (
+      {request.isError && (
         <Alert color="red" variant="light" role="alert">
-          {error}
+          {resetRequestError(request.error)}
         </Alert>
       )}
       <form onSubmit={handleSubmit} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            data-autofocus
-          />
-          <Button type="submit" disabled={!email.trim()} loading={busy} fullWidth>
+          <TextInput label="Email" type="email" autoComplete="email" {...form.getInputProps('email', { withError: false })} data-autofocus />
+          <Button type="submit" disabled={!form.isValid()} loading={request.isPending} fullWidth>
             Reset My Password
           </Button>
         </Stack>

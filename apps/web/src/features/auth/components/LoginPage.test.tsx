@@ -4,7 +4,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { LoginPage, SESSION_ENDED_MESSAGE, SSO_FAILED_MESSAGE } from './LoginPage';
 
 function renderLogin(methods: string[] | 'failed', path = '/login') {

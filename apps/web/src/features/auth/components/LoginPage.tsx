@@ -1,7 +1,9 @@
 import { Alert, Anchor, Button, Center, Divider, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useForm } from '@mantine/form';
 import { Link, useSearchParams } from 'react-router';
-import { login } from '../../../api/auth';
+import { errorText } from '../../../lib/mutation-state';
+import { schemaResolver } from '../../../lib/schema-resolver';
+import { loginInputSchema, useLogin, type LoginInput } from '../api/login';
 import { useLoginMethods } from '../hooks/useLoginMethods';
 import { AuthFrame } from './AuthFrame';
 import { GoogleSignInButton } from './GoogleSignInButton';
@@ -16,26 +18,20 @@ export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in aga
 export function LoginPage() {
   const [params] = useSearchParams();
   const methods = useLoginMethods();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(params.get('sso') === 'failed' ? SSO_FAILED_MESSAGE : null);
-  const [busy, setBusy] = useState(false);
+  const login = useLogin();
+  const form = useForm<LoginInput>({ initialValues: { email: '', password: '' }, validate: schemaResolver(loginInputSchema) });
+  // Busy until the page reloads: a successful login does not give the button back.
+  const isBusy = login.isPending || login.isSuccess;
+  const canSubmit = form.isValid() && !isBusy;
+
+  const ssoFailed = params.get('sso') === 'failed' && login.isIdle;
+  const error = login.error ? errorText(login.error, 'Could not sign in.') : ssoFailed ? SSO_FAILED_MESSAGE : null;
   const sessionEnded = params.get('session') === 'ended' && !error;
 
-  const canSubmit = email.trim().length > 0 && password.length > 0 && !busy;
-
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = form.onSubmit((values) => {
     if (!canSubmit) return;
-    setBusy(true);
-    setError(null);
-    login(email, password)
-      .then(() => window.location.assign('/'))
-      .catch((e: unknown) => {
-        setError(e instanceof Error ? e.message : 'Could not sign in.');
-        setBusy(false);
-      });
-  };
+    login.mutate(values, { onSuccess: () => window.location.assign('/') });
+  });
 
   return (
     <AuthFrame title="Sign in">
@@ -60,21 +56,9 @@ export function LoginPage() {
           {methods.showGeneric && (
             <form onSubmit={handleSubmit} noValidate>
               <Stack gap="sm">
-                <TextInput
-                  label="Email"
-                  type="email"
-                  autoComplete="username"
-                  value={email}
-                  onChange={(e) => setEmail(e.currentTarget.value)}
-                  data-autofocus
-                />
-                <PasswordInput
-                  label="Password"
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.currentTarget.value)}
-                />
-                <Button type="submit" disabled={!canSubmit} loading={busy} fullWidth>
+                <TextInput label="Email" type="email" autoComplete="username" {...form.getInputProps('email', { withError: false })} data-autofocus />
+                <PasswordInput label="Password" autoComplete="current-password" {...form.getInputProps('password', { withError: false })} />
+                <Button type="submit" disabled={!canSubmit} loading={isBusy} fullWidth>
                   Log In
                 </Button>
                 <Anchor component={Link} to="/forgot-password" size="sm" ta="center">

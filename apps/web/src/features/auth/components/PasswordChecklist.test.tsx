@@ -5,8 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_RULES } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
-import { accountLinkKey } from '../hooks/useAccountLink';
+import { queryKeys } from '../../../lib/query-keys';
 import { CreateAccountPage } from './CreateAccountPage';
 import { PasswordChecklist } from './PasswordChecklist';
 import { ResetPasswordPage } from './ResetPasswordPage';
@@ -52,7 +51,7 @@ describe('PasswordChecklist', () => {
   it('turns each rule on as the password is typed and enables Reset My Password only when all hold', async () => {
     const user = userEvent.setup();
     renderAt('/reset-password?id=abc', <ResetPasswordPage />, (client) =>
-      client.setQueryData(accountLinkKey('abc'), { valid: true, kind: 'reset_password', email: 'ada@example.com' }),
+      client.setQueryData(queryKeys.accountLink('abc'), { valid: true, kind: 'reset_password', email: 'ada@example.com' }),
     );
     const button = screen.getByRole('button', { name: 'Reset My Password' });
     const field = screen.getByLabelText('New Password');
@@ -85,7 +84,7 @@ describe('PasswordChecklist', () => {
   it('keeps Create Password disabled until the rules hold, and asks the setup link for an email', async () => {
     const user = userEvent.setup();
     renderAt('/create-account?id=setup1', <CreateAccountPage />, (client) => {
-      client.setQueryData(accountLinkKey('setup1'), { valid: true, kind: 'setup', email: null });
+      client.setQueryData(queryKeys.accountLink('setup1'), { valid: true, kind: 'setup', email: null });
       client.setQueryData(queryKeys.loginMethods, { methods: ['GENERIC'] });
     });
     const button = screen.getByRole('button', { name: 'Create Password' });
@@ -98,7 +97,7 @@ describe('PasswordChecklist', () => {
 
   it('shows the CreateAccountURLExpired message for a reset link on the create-account screen', () => {
     renderAt('/create-account?id=r1', <CreateAccountPage />, (client) => {
-      client.setQueryData(accountLinkKey('r1'), { valid: true, kind: 'reset_password', email: 'a@b.c' });
+      client.setQueryData(queryKeys.accountLink('r1'), { valid: true, kind: 'reset_password', email: 'a@b.c' });
       client.setQueryData(queryKeys.loginMethods, { methods: ['GENERIC'] });
     });
     expect(screen.getByRole('alert')).toHaveTextContent(

@@ -2,11 +2,6 @@ import { List, ThemeIcon } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { PASSWORD_RULES } from '@plinth/shared';
 
-/** True when the password holds every checklist rule (the submit buttons use it). */
-export function isPasswordAccepted(password: string): boolean {
-  return PASSWORD_RULES.every((rule) => rule.test(password));
-}
-
 /** The live password-rule checklist under a password field: one line per shared rule, with a pass or fail icon. */
 export function PasswordChecklist({ password }: { password: string }) {
   return (

@@ -1,13 +1,14 @@
-import { Alert, Button, Center, Loader, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Center, Loader, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ERROR_MESSAGES } from '@plinth/shared';
-import { changePassword } from '../../../api/auth';
-import { accountLinkKey, useAccountLink } from '../hooks/useAccountLink';
+import { errorText } from '../../../lib/mutation-state';
+import { schemaResolver } from '../../../lib/schema-resolver';
+import { changePasswordInputSchema, useChangePassword } from '../api/change-password';
+import { useAccountLink } from '../api/check-reset-link';
 import { AuthFrame, BackToLoginLink } from './AuthFrame';
-import { isPasswordAccepted, PasswordChecklist } from './PasswordChecklist';
+import { NewPasswordFields } from './NewPasswordFields';
 
 /** /reset-password?id=…: checks the link, then lets the user choose a new password. */
 export function ResetPasswordPage() {
@@ -15,29 +16,25 @@ export function ResetPasswordPage() {
   const resetUrlId = params.get('id');
   const link = useAccountLink(resetUrlId);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const change = useChangePassword();
+  const form = useForm({ initialValues: { password: '' }, validate: schemaResolver(changePasswordInputSchema) });
+  // Busy until the page has moved on to /login: a successful change does not give the button back.
+  const isBusy = change.isPending || change.isSuccess;
 
   if (!resetUrlId) return <Navigate to="/login" replace />;
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!isPasswordAccepted(password) || busy) return;
-    setBusy(true);
-    setError(null);
-    changePassword(resetUrlId, password)
-      .then(() => {
-        queryClient.removeQueries({ queryKey: accountLinkKey(resetUrlId) });
-        notifications.show({ color: 'teal', message: 'Your password was changed. You can now log in.' });
-        navigate('/login', { replace: true });
-      })
-      .catch((e: unknown) => {
-        setError(e instanceof Error ? e.message : ERROR_MESSAGES.ResetPasswordURLExpired);
-        setBusy(false);
-      });
-  };
+  const handleSubmit = form.onSubmit(({ password }) => {
+    if (isBusy) return;
+    change.mutate(
+      { resetUrlId, password },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: 'Your password was changed. You can now log in.' });
+          navigate('/login', { replace: true });
+        },
+      },
+    );
+  });
 
   let body;
   if (link.isPending) {
@@ -56,25 +53,17 @@ export function ResetPasswordPage() {
     body = (
       <form onSubmit={handleSubmit} noValidate>
         <Stack gap="sm">
-          {link.data.email && (
-            <input type="email" name="email" autoComplete="username" value={link.data.email} readOnly hidden />
-          )}
-          <PasswordInput
+          {link.data.email && <input type="email" name="email" autoComplete="username" value={link.data.email} readOnly hidden />}
+          <NewPasswordFields
             label="New Password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            data-autofocus
+            inputProps={form.getInputProps('password', { withError: false })}
+            password={form.values.password}
+            error={change.error ? errorText(change.error, ERROR_MESSAGES.ResetPasswordURLExpired) : null}
+            submitLabel="Reset My Password"
+            isSubmitDisabled={!form.isValid()}
+            isBusy={isBusy}
+            isFocused
           />
-          <PasswordChecklist password={password} />
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Button type="submit" disabled={!isPasswordAccepted(password)} loading={busy} fullWidth>
-            Reset My Password
-          </Button>
         </Stack>
       </form>
     );

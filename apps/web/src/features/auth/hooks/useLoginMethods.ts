@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { LoginMethod } from '@plinth/shared';
-import { getLoginMethods } from '../../../api/auth';
-import { queryKeys } from '../../../api/query-keys';
+import { getLoginMethodsQueryOptions } from '../api/get-login-methods';
 
 export type LoginMethodsState = {
   isPending: boolean;
@@ -12,7 +11,7 @@ export type LoginMethodsState = {
 
 /** Which sign-in methods to offer (spec: generic login stays shown when the fetch fails). */
 export function useLoginMethods(): LoginMethodsState {
-  const query = useQuery({ queryKey: queryKeys.loginMethods, queryFn: getLoginMethods, retry: false });
+  const query = useQuery(getLoginMethodsQueryOptions());
   const methods: LoginMethod[] = query.data?.methods ?? [];
   return {
     isPending: query.isPending,

@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { can, type Exhibit } from '@plinth/shared';
-import { createExhibitToken, deleteExhibitToken, useExhibitTokens } from '../../../api/exhibit-runtime';
-import { queryKeys } from '../../../api/query-keys';
 import { TokenPanel, type TokenPanelTexts } from '../../../components/TokenPanel';
+import { useCreateToken } from '../../../lib/api/create-token';
+import { useDeleteToken } from '../../../lib/api/delete-token';
+import { useTokens, type TokenOwner } from '../../../lib/api/list-tokens';
 
 export const EXHIBIT_TOKEN_WARNING = 'Please save this exhibit token somewhere safe. This value will disappear when you leave this page.';
 
@@ -26,9 +26,11 @@ const TEXTS: TokenPanelTexts = {
  * token's value is shown this once, with a warning to save it.
  */
 export function ExhibitAuthTab({ exhibit }: { exhibit: Exhibit }) {
-  const queryClient = useQueryClient();
+  const owner: TokenOwner = { kind: 'exhibit', id: exhibit.id };
   const canCreate = can(exhibit.role, 'createToken');
-  const tokens = useExhibitTokens(exhibit.id, canCreate);
+  const tokens = useTokens(owner, canCreate);
+  const create = useCreateToken(owner);
+  const remove = useDeleteToken(owner);
 
   // A failed token fetch is logged only (spec section 8).
   useEffect(() => {
@@ -44,9 +46,8 @@ export function ExhibitAuthTab({ exhibit }: { exhibit: Exhibit }) {
       isError={tokens.isError}
       canCreate={canCreate}
       canDelete={can(exhibit.role, 'deleteToken')}
-      createToken={(name) => createExhibitToken(exhibit.id, name)}
-      deleteToken={deleteExhibitToken}
-      onChanged={() => queryClient.invalidateQueries({ queryKey: queryKeys.exhibitTokens(exhibit.id) })}
+      create={create}
+      remove={remove}
       texts={TEXTS}
     />
   );

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Control } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, renderWith, serve } from '../test/fixtures';
 import { ExhibitControlsTab } from './ExhibitControlsTab';
 

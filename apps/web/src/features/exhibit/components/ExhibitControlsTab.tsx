@@ -1,14 +1,16 @@
 import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { Control, Exhibit } from '@plinth/shared';
-import { fireControl, useExhibitManifest } from '../../../api/exhibit-runtime';
+import type { Control, Exhibit, OpMode } from '@plinth/shared';
 import { GuardedButton } from '../../../components/GuardedButton';
+import { errorText } from '../../../lib/mutation-state';
+import { useFireControl } from '../api/fire-control';
+import { useExhibitManifest } from '../api/get-exhibit-manifest';
 import { isHiddenId } from '../lib/settings-tree';
 
 type Outcome = { ok: boolean; text: string } | null;
 
 /** True when a control bound to an op mode cannot be used in the current one. */
-function isBlockedByOpMode(control: Control, opMode: 'On' | 'Off'): boolean {
+function isBlockedByOpMode(control: Control, opMode: OpMode): boolean {
   return control.enabledOpMode !== 'none' && control.enabledOpMode !== opMode;
 }
 
@@ -19,6 +21,7 @@ function isBlockedByOpMode(control: Control, opMode: 'On' | 'Off'): boolean {
  */
 export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
   const manifest = useExhibitManifest(exhibit.id);
+  const fireMutation = useFireControl();
   const [outcome, setOutcome] = useState<Outcome>(null);
   useEffect(() => {
     if (manifest.isError) console.error('Could not get controls for this exhibit', manifest.error);
@@ -30,14 +33,11 @@ export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
 
   const fire = (control: Control, itemId?: string, label = control.display) => {
     setOutcome(null);
-    fireControl(exhibit.id, control.manifestId, itemId)
-      .then(() => setOutcome({ ok: true, text: `${label} was sent to the exhibit.` }))
-      .catch((e: unknown) =>
-        setOutcome({
-          ok: false,
-          text: e instanceof Error ? e.message : 'The control could not be sent.',
-        }),
-      );
+    // Each press reports its own answer (mutate's callbacks would only report the latest press).
+    fireMutation.mutateAsync({ exhibitId: exhibit.id, controlId: control.manifestId, itemId }).then(
+      () => setOutcome({ ok: true, text: `${label} was sent to the exhibit.` }),
+      (e: unknown) => setOutcome({ ok: false, text: errorText(e, 'The control could not be sent.') }),
+    );
   };
 
   const hint = (control: Control) =>

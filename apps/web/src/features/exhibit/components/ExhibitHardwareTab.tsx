@@ -1,132 +1,25 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  ScrollArea,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Card, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconCpu } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { can, isValidMqttPath, MQTT_PATH_MESSAGE, parseRole, type Exhibit, type Hardware } from '@plinth/shared';
-import { updateExhibit, updateHardware, useHardwareBySite } from '../../../api/devices';
-import { useExhibitHardware } from '../../../api/hardware-runtime';
-import { queryKeys } from '../../../api/query-keys';
-import { paths } from '../../../app/paths';
-import { DialogError } from '../../../components/dialogs/DialogError';
-import { useClickGuard } from '../../../components/useClickGuard';
+import { can, MqttPath, parseRole, type Exhibit, type Hardware } from '@plinth/shared';
+import { z } from 'zod';
+import { CardGrid } from '../../../components/CardGrid';
+import { OnlineBadge } from '../../../components/OnlineBadge';
+import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
+import { useUpdateExhibit } from '../../../lib/api/update-exhibit';
+import { formatDate } from '../../../lib/format-date';
+import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { resetForm } from '../../../lib/reset-form';
+import { schemaResolver } from '../../../lib/schema-resolver';
+import { useExhibitHardware } from '../api/list-exhibit-hardware';
+import { useUpdateHardwareConnections } from '../api/update-hardware-connections';
+import { ConnectHardwareDialog } from './ConnectHardwareDialog';
 
-/** Hardware cards show the last update as MM/DD/YYYY, h:mm:ss a (spec section 9). */
-export function formatCardDate(iso: string): string {
-  const date = dayjs(iso);
-  return date.isValid() ? date.format('MM/DD/YYYY, h:mm:ss a') : '-';
-}
-
-function OnlineBadge({ online }: { online: boolean }) {
-  return (
-    <Badge color={online ? 'teal' : 'gray'} variant="light" size="sm">
-      {online ? 'Online' : 'Offline'}
-    </Badge>
-  );
-}
-
-export type ConnectHardwareDialogProps = {
-  opened: boolean;
-  onClose: () => void;
-  exhibitId: string;
-  /** The site's hardware the caller may see. */
-  hardware: Hardware[];
-  isLoading?: boolean;
-  /** Connects the added hardware and disconnects the removed ones. */
-  onUpdate: (change: { connect: string[]; disconnect: string[] }) => Promise<void>;
-};
-
-/**
- * The 'Connect to Hardware' modal (spec 2.6): the site's hardware with online indicators, the
- * connected ones ticked; Update is enabled only when the selection changed.
- */
-export function ConnectHardwareDialog({ opened, onClose, exhibitId, hardware, isLoading, onUpdate }: ConnectHardwareDialogProps) {
-  const initial = hardware.filter((h) => h.exhibitId === exhibitId).map((h) => h.id);
-  const initialKey = [...initial].sort().join(',');
-  const [selected, setSelected] = useState<string[]>(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (opened) {
-      setSelected(initialKey ? initialKey.split(',') : []);
-      setError(null);
-      setBusy(false);
-    }
-  }, [opened, initialKey]);
-
-  const connect = selected.filter((id) => !initial.includes(id));
-  const disconnect = initial.filter((id) => !selected.includes(id));
-  const changed = connect.length > 0 || disconnect.length > 0;
-  const sorted = [...hardware].sort((a, b) => a.name.localeCompare(b.name));
-
-  const submit = useClickGuard(() => {
-    if (!changed) return;
-    setBusy(true);
-    setError(null);
-    onUpdate({ connect, disconnect })
-      .then(() => onClose())
-      .catch((e: unknown) => setError(e instanceof Error && e.message ? e.message : 'Could not update the connected hardware.'))
-      .finally(() => setBusy(false));
-  });
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
-
-  return (
-    <Modal opened={opened} onClose={onClose} title="Connect to Hardware" centered>
-      <form onSubmit={handleSubmit}>
-        <Stack>
-          {isLoading ? (
-            <Loader aria-label="Loading hardware" />
-          ) : sorted.length === 0 ? (
-            <Text c="dimmed">No hardware available.</Text>
-          ) : (
-            <ScrollArea.Autosize mah={320}>
-              <Checkbox.Group value={selected} onChange={setSelected} aria-label="Hardware">
-                <Stack gap="xs">
-                  {sorted.map((h) => (
-                    <Group key={h.id} justify="space-between" wrap="nowrap">
-                      <Checkbox value={h.id} label={h.name} />
-                      <OnlineBadge online={h.online} />
-                    </Group>
-                  ))}
-                </Stack>
-              </Checkbox.Group>
-            </ScrollArea.Autosize>
-          )}
-          <DialogError message={error} />
-          <Group justify="flex-end">
-            <Button variant="default" type="button" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!changed || busy} loading={busy}>
-              Update
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
+/** The MQTT address field, checked as the server checks it (its message shows as it is typed). */
+const MqttFormSchema = z.object({ mqttPath: MqttPath });
 
 /** A connected hardware unit: name, online indicator, last update; opens the hardware overview. */
 function ConnectedHardwareCard({ hardware }: { hardware: Hardware }) {
@@ -138,10 +31,10 @@ function ConnectedHardwareCard({ hardware }: { hardware: Hardware }) {
           <Anchor component={Link} to={to} fw={600} style={{ overflowWrap: 'anywhere' }}>
             {hardware.name}
           </Anchor>
-          <OnlineBadge online={hardware.online} />
+          <OnlineBadge online={hardware.online} size="sm" />
         </Group>
         <Text size="xs" c="dimmed">
-          Last updated {formatCardDate(hardware.updatedAt)}
+          Last updated {formatDate(hardware.updatedAt, 'cardWithSeconds')}
         </Text>
       </Stack>
     </Card>
@@ -154,14 +47,20 @@ function ConnectedHardwareCard({ hardware }: { hardware: Hardware }) {
  * connected hardware, kept live by the socket.
  */
 export function ExhibitHardwareTab({ exhibit }: { exhibit: Exhibit }) {
-  const queryClient = useQueryClient();
   const role = parseRole(exhibit.role);
   const canEditMqtt = can(role, 'editSettings');
   const canConnect = can(role, 'manageDevices');
-  const [mqttPath, setMqttPath] = useState(exhibit.mqttPath);
-  const [saving, setSaving] = useState(false);
+  const updateExhibit = useUpdateExhibit();
+  const connections = useUpdateHardwareConnections(exhibit.id);
+  const form = useForm({ initialValues: { mqttPath: exhibit.mqttPath }, validate: schemaResolver(MqttFormSchema), validateInputOnChange: true });
   const [dialogOpen, setDialogOpen] = useState(false);
-  useEffect(() => setMqttPath(exhibit.mqttPath), [exhibit.mqttPath]);
+
+  // A new saved address (this save, or one made elsewhere) replaces what the field shows.
+  useEffect(() => {
+    resetForm(form, { mqttPath: exhibit.mqttPath });
+    form.validate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new saved address resets the field
+  }, [exhibit.mqttPath]);
 
   const connected = useExhibitHardware(exhibit.id);
   const siteHardware = useHardwareBySite(canConnect ? exhibit.siteId : undefined);
@@ -174,60 +73,32 @@ export function ExhibitHardwareTab({ exhibit }: { exhibit: Exhibit }) {
     if (connected.isError) console.error('Could not retrieve hardware for this exhibit', connected.error);
   }, [connected.isError, connected.error]);
 
-  const trimmed = mqttPath.trim();
-  const valid = isValidMqttPath(trimmed);
-  const unchanged = trimmed === exhibit.mqttPath;
+  const trimmed = form.values.mqttPath.trim();
+  const isValid = form.isValid();
+  const isUnchanged = trimmed === exhibit.mqttPath;
 
-  const handleSave = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!valid || unchanged || !canEditMqtt) return;
-    setSaving(true);
-    try {
-      const updated = await updateExhibit(exhibit.id, { mqttPath: trimmed });
-      queryClient.setQueryData(queryKeys.exhibit(exhibit.id), updated);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.exhibits });
-    } catch (e) {
-      console.error('Could not update exhibit mqtt', e);
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const handleUpdate = async ({ connect, disconnect }: { connect: string[]; disconnect: string[] }) => {
-    try {
-      for (const id of connect) await updateHardware(id, { exhibitId: exhibit.id });
-      for (const id of disconnect) await updateHardware(id, { exhibitId: null });
-    } catch (e) {
-      console.error('Could not update exhibit id in hardware', e);
-      throw e;
-    } finally {
-      await queryClient.invalidateQueries({
-        queryKey: queryKeys.hardwareLists,
-      });
-      for (const id of [...connect, ...disconnect])
-        void queryClient.invalidateQueries({
-          queryKey: queryKeys.hardware(id),
-          exact: true,
-        });
-    }
-  };
+  // A failed save is logged only; the field keeps what was typed.
+  const handleSave = form.onSubmit(() => {
+    if (!isValid || isUnchanged || !canEditMqtt) return;
+    updateExhibit
+      .mutateAsync({ exhibitId: exhibit.id, data: { mqttPath: trimmed } })
+      .catch((e: unknown) => console.error('Could not update exhibit mqtt', e));
+  });
 
   return (
     <Stack gap="md">
       <Paper withBorder p="md">
-        <form onSubmit={(e) => void handleSave(e)}>
+        <form onSubmit={handleSave}>
           <Group align="flex-start" gap="sm" wrap="wrap">
             <TextInput
               label="MQTT IP Address"
               placeholder="###.###.###.###:####"
-              value={mqttPath}
-              onChange={(e) => setMqttPath(e.currentTarget.value)}
-              error={valid ? undefined : MQTT_PATH_MESSAGE}
+              {...form.getInputProps('mqttPath')}
               disabled={!canEditMqtt}
               maxLength={64}
               w={320}
             />
-            <Button type="submit" mt={25} disabled={!canEditMqtt || unchanged || !valid} loading={saving}>
+            <Button type="submit" mt={25} disabled={!canEditMqtt || isUnchanged || !isValid} loading={updateExhibit.isPending}>
               Save
             </Button>
           </Group>
@@ -243,16 +114,12 @@ export function ExhibitHardwareTab({ exhibit }: { exhibit: Exhibit }) {
       </Group>
       {connected.isPending ? (
         <Loader aria-label="Loading hardware" />
-      ) : connectedList.length === 0 ? (
-        <Text c="dimmed">No hardware is connected to this exhibit.</Text>
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {[...connectedList]
-            .sort((a, b) => a.name.localeCompare(b.name))
-            .map((h) => (
-              <ConnectedHardwareCard key={h.id} hardware={h} />
-            ))}
-        </SimpleGrid>
+        <CardGrid
+          items={[...connectedList].sort((a, b) => a.name.localeCompare(b.name))}
+          renderCard={(h) => <ConnectedHardwareCard hardware={h} />}
+          emptyText="No hardware is connected to this exhibit."
+        />
       )}
       {canConnect && (
         <ConnectHardwareDialog
@@ -261,7 +128,8 @@ export function ExhibitHardwareTab({ exhibit }: { exhibit: Exhibit }) {
           exhibitId={exhibit.id}
           hardware={siteHardware.data?.hardware ?? []}
           isLoading={siteHardware.isPending}
-          onUpdate={handleUpdate}
+          onUpdate={connections.mutateAsync}
+          mutation={connections}
         />
       )}
     </Stack>

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { EXHIBIT, exhibitBody, manifestBody, newQueryClient, renderWith, serve, setting } from '../test/fixtures';
 import { ExhibitOverviewTab } from './ExhibitOverviewTab';
 

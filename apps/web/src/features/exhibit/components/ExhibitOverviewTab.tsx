@@ -1,7 +1,7 @@
 import { Box, ColorSwatch, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';
 import type { Exhibit } from '@plinth/shared';
-import { useExhibitManifest } from '../../../api/exhibit-runtime';
+import { useExhibitManifest } from '../api/get-exhibit-manifest';
 import { formatSettingValue, formatStatusValue, truncateText } from '../lib/format';
 import { allVisibleSettings, isHiddenId } from '../lib/settings-tree';
 

@@ -1,50 +1,36 @@
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Box,
-  Breadcrumbs,
-  Center,
-  Flex,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Switch,
-  Tabs,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Badge, Flex, Group, Paper, Stack, Switch, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconLock, IconLockOpen, IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { BREAKPOINT_NARROW_PX, can, type Exhibit, type OpMode } from '@plinth/shared';
-import { deleteExhibit, updateExhibit, useExhibit, useExhibitsBySites } from '../../../api/devices';
-import { setOpMode } from '../../../api/exhibit-runtime';
-import { useOrganization, useSite } from '../../../api/organizations';
-import { queryKeys } from '../../../api/query-keys';
-import { paths } from '../../../app/paths';
+import { IconLock, IconLockOpen } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { BREAKPOINT_NARROW_PX, can, type OpMode } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
-import { lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
-import { ItemEditDialogs } from '../../../components/dialogs/ItemEditDialogs';
 import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
+import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
-import { ApiError } from '../../../lib/api-client';
+import { OnlineBadge } from '../../../components/OnlineBadge';
+import { PageState } from '../../../components/PageState';
+import { useOrganization } from '../../../lib/api/get-organization';
+import { useSite } from '../../../lib/api/get-site';
+import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
+import { useUpdateExhibit } from '../../../lib/api/update-exhibit';
+import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
+import { useDeleteExhibit } from '../api/delete-exhibit';
+import { useExhibit } from '../api/get-exhibit';
+import { useSetOpMode } from '../api/set-op-mode';
 import { useExhibitLiveManifest } from '../hooks/useExhibitLiveManifest';
 import { useLeaveGuard } from '../hooks/useLeaveGuard';
-import { groupSiteExhibits } from '../lib/group-site-exhibits';
 import { EXHIBIT_TAB_LABELS, resolveExhibitTab, visibleExhibitTabs, type ExhibitTab } from '../lib/exhibit-tabs';
+import { groupSiteExhibits } from '../lib/group-site-exhibits';
 import { ExhibitAuthTab } from './ExhibitAuthTab';
 import { ExhibitControlsTab } from './ExhibitControlsTab';
 import { ExhibitHardwareTab } from './ExhibitHardwareTab';
 import { ExhibitOverviewTab } from './ExhibitOverviewTab';
 import { ExhibitSettingsTab } from './ExhibitSettingsTab';
 
-type Dialog = 'rename' | 'delete' | 'locked' | 'opMode' | 'lock' | null;
+type Dialog = 'opMode' | 'lock' | null;
 
 /**
  * The exhibit screen (spec 2.1): /organization/:orgId/site/:siteId/exhibits/:exhibitId/:exhibitTab.
@@ -58,7 +44,6 @@ export function ExhibitPage() {
 function ExhibitScreen() {
   const { orgId = '', siteId = '', exhibitId = '', exhibitTab } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_NARROW_PX}px)`) ?? false;
 
   const exhibit = useExhibit(exhibitId);
@@ -68,30 +53,24 @@ function ExhibitScreen() {
   const siteList = useMemo(() => siteExhibits.data?.exhibits ?? [], [siteExhibits.data]);
   useRealtimeSubscription([exhibitId, ...siteList.map((e) => e.id)]);
   useExhibitLiveManifest(exhibitId);
+  const rename = useUpdateExhibit();
+  const lock = useUpdateExhibit();
+  const opMode = useSetOpMode();
+  const remove = useDeleteExhibit();
 
   const [dialog, setDialog] = useState<Dialog>(null);
   const [settingsDirty, setSettingsDirty] = useState(false);
   const leave = useLeaveGuard(settingsDirty);
 
-  // Set once this exhibit is deleted: its query then fails with 404 while the page is leaving, and
-  // that must not send the user to /notfound instead of the site's exhibits tab.
-  const deleted = useRef(false);
-  useEffect(() => {
-    if (!exhibit.isError || deleted.current) return;
-    const status = exhibit.error instanceof ApiError ? exhibit.error.status : 0;
-    console.error('Exhibit load failed', exhibit.error);
-    navigate(status === 403 ? paths.forbidden() : paths.notFound(), {
-      replace: true,
-    });
-  }, [exhibit.isError, exhibit.error, navigate]);
+  // Once this exhibit is deleted its query fails with 404 while the page is leaving: that must not
+  // send the user to /notfound instead of the site's exhibits tab.
+  useLoadFailureRedirect(exhibit, {
+    message: 'Exhibit load failed',
+    redirectTo: (status) => (status === 403 ? paths.forbidden() : paths.notFound()),
+    isLeaving: remove.isSuccess,
+  });
 
-  if (!exhibit.data) {
-    return (
-      <Center p="xl">
-        <Loader aria-label="Loading exhibit" />
-      </Center>
-    );
-  }
+  if (!exhibit.data) return <PageState itemType="exhibit" kind="loading" />;
 
   const current = exhibit.data;
   const role = current.role;
@@ -107,51 +86,7 @@ function ExhibitScreen() {
   const siteExhibitsPath = paths.site(orgId, siteId, 'exhibits');
   const { groups, items } = groupSiteExhibits(siteList.length ? siteList : [current], (e) => paths.exhibit(orgId, siteId, e.id, tab));
 
-  const refreshLists = () => queryClient.invalidateQueries({ queryKey: queryKeys.exhibits });
-  const storeExhibit = (updated: Exhibit) => {
-    queryClient.setQueryData<Exhibit>(queryKeys.exhibit(exhibitId), updated);
-    void refreshLists();
-  };
-
-  const handleRename = async (name: string) => storeExhibit(await updateExhibit(exhibitId, { name }));
-
-  const handleToggleLock = async () =>
-    storeExhibit(
-      await updateExhibit(exhibitId, {
-        manifestLocked: !current.manifestLocked,
-      }),
-    );
-
-  const handleOpMode = async () => {
-    await setOpMode(exhibitId, nextMode);
-    queryClient.setQueryData<Exhibit>(queryKeys.exhibit(exhibitId), (data) =>
-      data ? { ...data, opMode: nextMode, op_mode: nextMode === 'On' } : data,
-    );
-    void queryClient.invalidateQueries({
-      queryKey: queryKeys.exhibitManifest(exhibitId),
-    });
-    void refreshLists();
-  };
-
-  const handleDeleteClick = () => setDialog(current.manifestLocked ? 'locked' : 'delete');
-
-  const handleDelete = async () => {
-    try {
-      await deleteExhibit(exhibitId);
-    } catch (e) {
-      if (!lockedExhibitsFromError(e)) throw e;
-      setDialog('locked');
-      return;
-    }
-    deleted.current = true;
-    setDialog(null);
-    navigate(siteExhibitsPath);
-    queryClient.removeQueries({
-      queryKey: queryKeys.exhibit(exhibitId),
-      exact: true,
-    });
-    void refreshLists();
-  };
+  const handleDelete = () => remove.mutateAsync(exhibitId).then(() => navigate(siteExhibitsPath));
 
   const handleTabChange = (value: string | null) => {
     if (!value || value === tab) return;
@@ -198,86 +133,57 @@ function ExhibitScreen() {
         />
       </Paper>
       <Stack gap="md" style={{ flex: 1, minWidth: 0 }} w="100%">
-        <Group justify="space-between" align="flex-end" wrap="wrap">
-          <Box style={{ minWidth: 0 }}>
-            <Box component="nav" aria-label="Breadcrumb">
-              <Breadcrumbs separator="/">
-                {organization.isSuccess ? (
-                  <Anchor component={Link} to={paths.organization(orgId, 'sites')} size="sm">
-                    {orgName}
-                  </Anchor>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    {orgName}
-                  </Text>
-                )}
-                {site.isSuccess ? (
-                  <Anchor component={Link} to={siteExhibitsPath} size="sm">
-                    {siteName}
-                  </Anchor>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    {siteName}
-                  </Text>
-                )}
-              </Breadcrumbs>
-            </Box>
-            <Group gap="xs" wrap="nowrap">
-              <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-                {current.name}
-              </Title>
-              {canManage && (
-                <>
-                  <Tooltip label="Edit exhibit name">
-                    <ActionIcon variant="subtle" aria-label="Edit exhibit name" onClick={() => setDialog('rename')}>
-                      <IconPencil size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete exhibit">
-                    <ActionIcon variant="subtle" color="red" aria-label="Delete exhibit" onClick={handleDeleteClick}>
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                </>
-              )}
-            </Group>
-            {current.leader && (
+        <ItemPageHeader
+          itemType="exhibit"
+          name={current.name}
+          crumbs={[
+            { label: orgName, to: organization.isSuccess ? paths.organization(orgId, 'sites') : null },
+            { label: siteName, to: site.isSuccess ? siteExhibitsPath : null },
+          ]}
+          subtitle={
+            current.leader && (
               <Text size="sm" c="dimmed">
                 Follows {current.leader.name}
               </Text>
-            )}
-          </Box>
-          <Group gap="md">
-            <Badge color={current.online ? 'teal' : 'gray'} variant="light" aria-label={current.online ? 'Exhibit online' : 'Exhibit offline'}>
-              {current.online ? 'Online' : 'Offline'}
-            </Badge>
-            {canOperate ? (
-              <Tooltip label={current.manifestLocked ? 'Unlock the manifest' : 'Lock the manifest'}>
-                <ActionIcon
-                  variant={current.manifestLocked ? 'filled' : 'subtle'}
-                  aria-label={current.manifestLocked ? 'Unlock manifest' : 'Lock manifest'}
-                  aria-pressed={current.manifestLocked}
-                  onClick={() => setDialog('lock')}
-                >
-                  {current.manifestLocked ? <IconLock size={18} /> : <IconLockOpen size={18} />}
-                </ActionIcon>
-              </Tooltip>
-            ) : (
-              current.manifestLocked && (
-                <Badge leftSection={<IconLock size={12} />} variant="light">
-                  Locked
-                </Badge>
-              )
-            )}
-            {canOperate && !current.online ? (
-              <Tooltip label="The exhibit is offline: its op mode reads Off.">
-                <div>{opModeSwitch}</div>
-              </Tooltip>
-            ) : (
-              opModeSwitch
-            )}
-          </Group>
-        </Group>
+            )
+          }
+          actions={
+            <Group gap="md">
+              <OnlineBadge online={current.online} label={current.online ? 'Exhibit online' : 'Exhibit offline'} />
+              {canOperate ? (
+                <Tooltip label={current.manifestLocked ? 'Unlock the manifest' : 'Lock the manifest'}>
+                  <ActionIcon
+                    variant={current.manifestLocked ? 'filled' : 'subtle'}
+                    aria-label={current.manifestLocked ? 'Unlock manifest' : 'Lock manifest'}
+                    aria-pressed={current.manifestLocked}
+                    onClick={() => setDialog('lock')}
+                  >
+                    {current.manifestLocked ? <IconLock size={18} /> : <IconLockOpen size={18} />}
+                  </ActionIcon>
+                </Tooltip>
+              ) : (
+                current.manifestLocked && (
+                  <Badge leftSection={<IconLock size={12} />} variant="light">
+                    Locked
+                  </Badge>
+                )
+              )}
+              {canOperate && !current.online ? (
+                <Tooltip label="The exhibit is offline: its op mode reads Off.">
+                  <div>{opModeSwitch}</div>
+                </Tooltip>
+              ) : (
+                opModeSwitch
+              )}
+            </Group>
+          }
+          canEdit={canManage}
+          onRename={(name) => rename.mutateAsync({ exhibitId, data: { name } })}
+          renameMutation={rename}
+          onDelete={handleDelete}
+          deleteMutation={remove}
+          lockedExhibits={current.manifestLocked ? [{ id: current.id, name: current.name }] : []}
+        />
         <Tabs value={tab} onChange={handleTabChange} keepMounted={false}>
           <Tabs.List>
             {visibleExhibitTabs(role).map((t) => (
@@ -291,21 +197,13 @@ function ExhibitScreen() {
           </Tabs.Panel>
         </Tabs>
       </Stack>
-      <ItemEditDialogs
-        itemType="exhibit"
-        itemName={current.name}
-        open={dialog}
-        onClose={(which) => setDialog((d) => (d === which ? null : d))}
-        onRename={handleRename}
-        onDelete={handleDelete}
-        lockedExhibits={[{ id: current.id, name: current.name }]}
-      />
       <ConfirmDialog
         opened={dialog === 'opMode'}
         onClose={() => setDialog(null)}
         title="Change operating mode"
         message={`Turn the operating mode of ${current.name} ${nextMode}? This changes the state of the exhibit.`}
-        onConfirm={handleOpMode}
+        onConfirm={() => opMode.mutateAsync({ exhibitId, opMode: nextMode })}
+        mutation={opMode}
       />
       <ConfirmDialog
         opened={dialog === 'lock'}
@@ -316,7 +214,8 @@ function ExhibitScreen() {
             ? `Unlock the manifest of ${current.name}? The exhibit will be able to change the structure of its statuses, controls and settings again, and the exhibit can be deleted.`
             : `Lock the manifest of ${current.name}? While locked, the exhibit cannot change the structure of its statuses, controls and settings (values still update), and the exhibit cannot be deleted.`
         }
-        onConfirm={handleToggleLock}
+        onConfirm={() => lock.mutateAsync({ exhibitId, data: { manifestLocked: !current.manifestLocked } })}
+        mutation={lock}
       />
       <UnsavedChangesDialog opened={leave.isPrompting} onCancel={leave.cancel} onProceed={leave.proceed} />
     </Flex>

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Exhibit, ManifestResponse } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, ORG, renderWith, serve, setting, settingList } from '../test/fixtures';
 import { APPLY_TO_FOLLOWERS_FAILURE, APPLY_TO_FOLLOWERS_SUCCESS, ExhibitSettingsTab } from './ExhibitSettingsTab';
 

@@ -1,20 +1,11 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconChevronRight, IconFolder, IconList } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { SETTINGS_SAVED_BANNER_MS, SETTING_IDS, type Exhibit, type ExhibitSetting, type SettingValue } from '@plinth/shared';
-import {
-  copyListItem,
-  createListItem,
-  deleteListItem,
-  orderListItems,
-  saveSetting,
-  saveStrapiContent,
-  syncFollowers,
-  useExhibitManifest,
-} from '../../../api/exhibit-runtime';
-import { useOrganization } from '../../../api/organizations';
-import { queryKeys } from '../../../api/query-keys';
+import { SETTINGS_SAVED_BANNER_MS, SETTING_IDS, type Exhibit, type ExhibitSetting, type OpMode, type SettingValue } from '@plinth/shared';
+import { useOrganization } from '../../../lib/api/get-organization';
+import { useExhibitManifest } from '../api/get-exhibit-manifest';
+import { useSaveSettingEdits } from '../api/save-setting-edits';
+import { useSyncFollowers } from '../api/sync-followers';
 import {
   editKey,
   pendingValueError,
@@ -46,7 +37,7 @@ function contentServiceUrl(settings: { idString: string; value: string }[] | und
   }
 }
 
-const isBlocked = (mode: 'On' | 'Off' | 'none', current: 'On' | 'Off') => mode !== 'none' && mode !== current;
+const isBlocked = (mode: OpMode | 'none', current: OpMode) => mode !== 'none' && mode !== current;
 
 /**
  * The settings tab (spec 2.4): nested groups and lists under an "All Settings /" breadcrumb,
@@ -55,13 +46,14 @@ const isBlocked = (mode: 'On' | 'Off' | 'none', current: 'On' | 'Off') => mode !
  * whether edits are pending, so the screen can ask before leaving.
  */
 export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibit; onDirtyChange: (dirty: boolean) => void }) {
-  const queryClient = useQueryClient();
   const manifest = useExhibitManifest(exhibit.id);
   const organization = useOrganization(exhibit.organizationId);
+  const save = useSaveSettingEdits(exhibit.id);
+  const sync = useSyncFollowers();
   const [path, setPath] = useState<SettingsPath>([]);
   const [pending, setPending] = useState<Record<string, PendingEdit>>({});
   const [banner, setBanner] = useState<Banner>(null);
-  const [busy, setBusy] = useState<'save' | 'sync' | null>(null);
+  const busy = save.isPending ? 'save' : sync.isPending ? 'sync' : null;
 
   const isFollower = exhibit.leaderId !== null;
   const isLeader = exhibit.followers.length > 0;
@@ -96,10 +88,6 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
   if (!manifest.data) return <Text c="dimmed">The settings of this exhibit cannot be shown right now.</Text>;
 
   const location = resolveSettingsPath(manifest.data.manifest, path);
-  const refresh = () =>
-    queryClient.invalidateQueries({
-      queryKey: queryKeys.exhibitManifest(exhibit.id),
-    });
   const pendingList = Object.values(pending);
   const invalid = pendingList.some((p) => {
     const setting = findSettingFor(p);
@@ -145,41 +133,24 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
   const handleRevert = () => setPending({});
 
   const handleSave = async () => {
-    setBusy('save');
     setBanner(null);
-    const failures: string[] = [];
-    const left: Record<string, PendingEdit> = {};
-    for (const edit of pendingList) {
-      try {
-        if (edit.type === 'StrapiContent' && !edit.listId) {
-          await saveStrapiContent(exhibit.id, edit.settingId, edit.value === null ? null : String(edit.value));
-        } else {
-          await saveSetting(exhibit.id, edit.settingId, edit.value, edit.listId ? { listId: edit.listId, listName: edit.listName } : {});
-        }
-      } catch (e) {
-        failures.push(e instanceof Error ? e.message : 'The setting could not be saved.');
-        left[editKey(edit)] = edit;
-      }
-    }
-    await refresh();
-    setPending(left);
-    setBusy(null);
+    const { failed } = await save.mutateAsync(pendingList);
+    setPending(Object.fromEntries(failed.map(({ edit }) => [editKey(edit), edit])));
     setBanner(
-      failures.length
+      failed.length
         ? {
             color: 'red',
             title: 'Some settings were not saved',
-            text: failures.join(' '),
+            text: failed.map((f) => f.message).join(' '),
           }
         : { color: 'teal', text: 'Settings saved.' },
     );
   };
 
   const handleSync = async () => {
-    setBusy('sync');
     setBanner(null);
     try {
-      await syncFollowers(exhibit.id);
+      await sync.mutateAsync(exhibit.id);
       setBanner({ color: 'teal', text: APPLY_TO_FOLLOWERS_SUCCESS });
     } catch (e) {
       console.error('Apply to followers failed', e);
@@ -188,8 +159,6 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
         title: 'There was a problem',
         text: APPLY_TO_FOLLOWERS_FAILURE,
       });
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -248,19 +217,13 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
     if (location.kind === 'list') {
       const { list } = location;
       const listPath = location.path;
-      const run = async (call: () => Promise<unknown>) => {
-        await call();
-        await refresh();
-      };
       return (
         <SettingListView
+          key={list.manifestId}
+          exhibitId={exhibit.id}
           list={list}
           canChange={!isFollower && list.write && !isBlocked(list.enabledOpMode, opMode)}
           onOpen={(listName) => goTo([...listPath, { kind: 'item', listName }])}
-          onCreate={(name) => run(() => createListItem(exhibit.id, list.manifestId, name))}
-          onCopy={(name, source) => run(() => copyListItem(exhibit.id, list.manifestId, name, source))}
-          onMove={(order) => run(() => orderListItems(exhibit.id, list.manifestId, order))}
-          onDelete={(name) => run(() => deleteListItem(exhibit.id, list.manifestId, name))}
         />
       );
     }

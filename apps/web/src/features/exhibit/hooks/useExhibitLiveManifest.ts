@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { ManifestResponse, ServerMessage, SettingValue } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { useRealtimeListener } from '../../../lib/realtime-context';
 import { patchSettingValue } from '../lib/settings-tree';
 

@@ -1,4 +1,5 @@
 import { OVERVIEW_TRUNCATE_CHARS, type ExhibitSetting, type SettingValue, type Status } from '@plinth/shared';
+import { formatDate } from '../../../lib/format-date';
 
 /** Cuts text at the overview's limit (45 characters), marking the cut with an ellipsis. */
 export function truncateText(text: string, limit = OVERVIEW_TRUNCATE_CHARS): string {
@@ -11,13 +12,9 @@ export function htmlToText(html: string): string {
   return (doc.body.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** Dates shown as MM-DD-YYYY plus time (spec section 9). */
-export function formatDateTime(value: string): string {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const hours = date.getHours() % 12 || 12;
-  return `${pad(date.getMonth() + 1)}-${pad(date.getDate())}-${date.getFullYear()} ${hours}:${pad(date.getMinutes())} ${date.getHours() < 12 ? 'AM' : 'PM'}`;
+/** A Date value as MM-DD-YYYY plus the time (spec section 9); text that is no date shows as it is. */
+function formatDateValue(value: string): string {
+  return formatDate(value, 'value', value);
 }
 
 /** A setting value as a person reads it. */
@@ -32,7 +29,7 @@ export function formatSettingValue(setting: ExhibitSetting, value: SettingValue 
     case 'TextAreaInput':
       return htmlToText(String(value)) || '-';
     case 'Date':
-      return formatDateTime(String(value));
+      return formatDateValue(String(value));
     default:
       return String(value);
   }
@@ -41,6 +38,6 @@ export function formatSettingValue(setting: ExhibitSetting, value: SettingValue 
 /** A status value as a person reads it. */
 export function formatStatusValue(status: Status): string {
   if (status.value === null || status.value === '') return '-';
-  if (status.type === 'Date') return formatDateTime(String(status.value));
+  if (status.type === 'Date') return formatDateValue(String(status.value));
   return String(status.value);
 }

@@ -1,16 +1,22 @@
 import { Alert, Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useState, type KeyboardEvent } from 'react';
-import type { Firmware, FirmwareHistoryEntry } from '@plinth/shared';
+import type { Firmware, FirmwareHistoryEntry, Hardware } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { GuardedButton } from '../../../components/GuardedButton';
-import { formatDateTime, formatFileSize } from '../lib/format';
-import { FirmwareUploadDialog, type FirmwareUpload } from './FirmwareUploadDialog';
+import { formatDate } from '../../../lib/format-date';
+import { errorText } from '../../../lib/mutation-state';
+import { useCreateFirmware } from '../api/create-firmware';
+import { useDeleteFirmware } from '../api/delete-firmware';
+import { usePushFirmware } from '../api/push-firmware';
+import { formatFileSize } from '../lib/format';
+import { FirmwareUploadDialog } from './FirmwareUploadDialog';
 
 export const UPDATE_OFFLINE_WARNING = 'Update is only available when the hardware is online.';
 export const FIRMWARE_APPLYING_MESSAGE =
   'The firmware is being applied in the background. Do not power off the hardware until it has finished. Check the log file to follow the update.';
 
 export type FirmwarePanelProps = {
+  hardware: Pick<Hardware, 'id' | 'siteId'>;
   isPlinthFirmware: boolean;
   available: Firmware[];
   history: FirmwareHistoryEntry[];
@@ -19,9 +25,8 @@ export type FirmwarePanelProps = {
   online: boolean;
   /** May upload, update and delete firmware. */
   canOperate: boolean;
-  onUpload: (upload: FirmwareUpload) => Promise<void>;
-  onUpdate: (firmware: Firmware) => Promise<void>;
-  onDelete: (firmware: Firmware) => Promise<void>;
+  /** Whether another record (of either panel) uses this firmware's file, which then stays on delete. */
+  isFileShared: (firmware: Firmware) => boolean;
 };
 
 function sameVersion(a: string, b: string): boolean {
@@ -50,11 +55,12 @@ const STATUS_COLOURS: Record<FirmwareHistoryEntry['status'], string> = { pending
  * row is selected. Update needs the hardware online; after it a dialog explains the background update.
  */
 export function FirmwarePanel(props: FirmwarePanelProps) {
-  const { isPlinthFirmware, available, history, currentVersion, online, canOperate, onUpload, onUpdate, onDelete } = props;
+  const { hardware, isPlinthFirmware, available, history, currentVersion, online, canOperate, isFileShared } = props;
+  const upload = useCreateFirmware(hardware, isPlinthFirmware);
+  const push = usePushFirmware(hardware.id);
+  const remove = useDeleteFirmware(hardware);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'upload' | 'delete' | 'applying' | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [updating, setUpdating] = useState(false);
   const selected = available.find((f) => f.id === selectedId) ?? null;
   const title = isPlinthFirmware ? 'Plinth Firmware (.gbm0)' : 'User Firmware (.gbm4)';
 
@@ -65,22 +71,12 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
       toggle(id);
     }
   };
-  const handleUpdate = async () => {
-    if (!selected) return;
-    setUpdating(true);
-    setError(null);
-    try {
-      await onUpdate(selected);
-      setDialog('applying');
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : 'Could not update the firmware.');
-    } finally {
-      setUpdating(false);
-    }
+  const handleUpdate = () => {
+    if (selected) push.mutate(selected.id, { onSuccess: () => setDialog('applying') });
   };
   const handleDelete = async () => {
     if (!selected) return;
-    await onDelete(selected);
+    await remove.mutateAsync({ firmware: selected, isFileShared: isFileShared(selected) });
     setSelectedId(null);
   };
 
@@ -92,7 +88,7 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
           {canOperate &&
             (selected ? (
               <Group gap="xs">
-                <GuardedButton disabled={!online} loading={updating} onClick={() => void handleUpdate()}>
+                <GuardedButton disabled={!online} loading={push.isPending} onClick={handleUpdate}>
                   Update
                 </GuardedButton>
                 <Button color="red" variant="light" onClick={() => setDialog('delete')}>
@@ -108,9 +104,9 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
             {UPDATE_OFFLINE_WARNING}
           </Alert>
         )}
-        {error && (
+        {push.error && (
           <Alert color="red" variant="light" role="alert" p="xs">
-            {error}
+            {errorText(push.error, 'Could not update the firmware.')}
           </Alert>
         )}
         <Stack gap={4}>
@@ -147,7 +143,7 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
                       >
                         <Table.Td>{f.version}</Table.Td>
                         <Table.Td>{f.name}</Table.Td>
-                        <Table.Td>{formatDateTime(f.createdAt)}</Table.Td>
+                        <Table.Td>{formatDate(f.createdAt, 'detail')}</Table.Td>
                         <Table.Td>{formatFileSize(f.fileSize)}</Table.Td>
                       </Table.Tr>
                     );
@@ -177,7 +173,7 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
                     <Table.Tr key={h.id}>
                       <Table.Td>{h.version}</Table.Td>
                       <Table.Td>{h.name}</Table.Td>
-                      <Table.Td>{formatDateTime(h.createdAt)}</Table.Td>
+                      <Table.Td>{formatDate(h.createdAt, 'detail')}</Table.Td>
                       <Table.Td>
                         <Badge color={STATUS_COLOURS[h.status]} variant="light" title={h.error ?? undefined}>
                           {h.status}
@@ -196,7 +192,13 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
           )}
         </Stack>
       </Stack>
-      <FirmwareUploadDialog opened={dialog === 'upload'} onClose={() => setDialog(null)} isPlinthFirmware={isPlinthFirmware} onUpload={onUpload} />
+      <FirmwareUploadDialog
+        opened={dialog === 'upload'}
+        onClose={() => setDialog(null)}
+        isPlinthFirmware={isPlinthFirmware}
+        onUpload={upload.mutateAsync}
+        mutation={upload}
+      />
       <ConfirmDialog
         opened={dialog === 'delete'}
         onClose={() => setDialog(null)}
@@ -204,6 +206,7 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
         message={selected ? `Delete the firmware ${selected.name} (version ${selected.version})?` : ''}
         danger
         onConfirm={handleDelete}
+        mutation={remove}
       />
       <Modal opened={dialog === 'applying'} onClose={() => setDialog(null)} title="Firmware update started" centered>
         <Stack>

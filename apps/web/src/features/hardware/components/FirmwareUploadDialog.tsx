@@ -1,26 +1,33 @@
-import { Button, FileInput, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { FileInput, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import {
   firmwareExtension,
   firmwareKindOfFile,
   firmwareTypeMessage,
   FIRMWARE_VERSION_MESSAGE,
   isValidFirmwareVersion,
+  MAX_NAME_LENGTH,
   stripQuotesAndSlashes,
 } from '@plinth/shared';
-import { DialogError } from '../../../components/dialogs/DialogError';
-import { useClickGuard } from '../../../components/useClickGuard';
+import { FormDialog, type DialogProps } from '../../../components/dialogs/FormDialog';
+import type { MutationState } from '../../../lib/mutation-state';
+import type { FirmwareUpload } from '../api/create-firmware';
 
-export type FirmwareUpload = { name: string; version: string; file: File };
+type FirmwareUploadValues = { name: string; version: string; file: File | null };
 
-export type FirmwareUploadDialogProps = {
-  opened: boolean;
-  onClose: () => void;
+export type FirmwareUploadDialogProps = DialogProps & {
   isPlinthFirmware: boolean;
-  onUpload: (upload: FirmwareUpload) => Promise<void>;
+  /** Stores the file and creates its record; the dialog closes when it resolves. */
+  onUpload: (upload: FirmwareUpload) => Promise<unknown>;
+  /** The upload's state: busy while pending, its error shown in the dialog. */
+  mutation: MutationState;
 };
 
-/** The spec's checks of a firmware upload (section 5); null when it may be sent. */
+/**
+ * The spec's checks of a firmware upload (section 5), the server's own (`CreateFirmwareBody`):
+ * the file's extension, then the version's form. Null when it may be sent. An empty version has
+ * no message; Upload stays disabled until name, version and file are given.
+ */
 export function firmwareUploadError(isPlinthFirmware: boolean, upload: { version: string; file: File | null }): string | null {
   if (upload.file && firmwareKindOfFile(upload.file.name) !== (isPlinthFirmware ? 'plinth' : 'user')) return firmwareTypeMessage(isPlinthFirmware);
   if (upload.version.trim() !== '' && !isValidFirmwareVersion(upload.version)) return FIRMWARE_VERSION_MESSAGE;
@@ -32,57 +39,47 @@ export function firmwareUploadError(isPlinthFirmware: boolean, upload: { version
  * given; the name loses double quotes and slashes as it is typed; a wrong extension or version
  * shows the spec's message.
  */
-export function FirmwareUploadDialog({ opened, onClose, isPlinthFirmware, onUpload }: FirmwareUploadDialogProps) {
-  const [name, setName] = useState('');
-  const [version, setVersion] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    if (opened) {
-      setName('');
-      setVersion('');
-      setFile(null);
-      setError(null);
-      setBusy(false);
-    }
-  }, [opened]);
-
-  const validation = firmwareUploadError(isPlinthFirmware, { version, file });
-  const complete = name.trim() !== '' && version.trim() !== '' && file !== null;
-  const submit = useClickGuard(() => {
-    if (!complete || validation || !file) return;
-    setBusy(true);
-    setError(null);
-    onUpload({ name: name.trim(), version: version.trim(), file })
-      .then(() => onClose())
-      .catch((e: unknown) => setError(e instanceof Error && e.message ? e.message : 'Could not upload the firmware.'))
-      .finally(() => setBusy(false));
+export function FirmwareUploadDialog({ opened, onClose, isPlinthFirmware, onUpload, mutation }: FirmwareUploadDialogProps) {
+  const form = useForm<FirmwareUploadValues>({
+    initialValues: { name: '', version: '', file: null },
+    validate: {
+      name: (value) => (value.trim() ? null : 'Name is required'),
+      version: (value) => (value.trim() ? null : 'Version is required'),
+      file: (value, values) => (value ? firmwareUploadError(isPlinthFirmware, values) : 'File is required'),
+    },
   });
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
+  const { name, version, file } = form.values;
+  const validation = firmwareUploadError(isPlinthFirmware, { version, file });
   const extension = firmwareExtension(isPlinthFirmware);
 
   return (
-    <Modal opened={opened} onClose={onClose} title={`Upload ${isPlinthFirmware ? 'Plinth' : 'User'} Firmware`} centered>
-      <form onSubmit={handleSubmit}>
-        <Stack>
-          <TextInput label="Name" value={name} maxLength={200} onChange={(e) => setName(stripQuotesAndSlashes(e.currentTarget.value))} data-autofocus />
-          <TextInput label="Version" placeholder="Major.Minor" value={version} maxLength={32} onChange={(e) => setVersion(e.currentTarget.value)} />
-          <FileInput label="File" placeholder={`Choose a .${extension} file`} accept={`.${extension}`} value={file} onChange={setFile} clearable />
-          <DialogError message={validation ?? error} />
-          <Group justify="flex-end">
-            <Button variant="default" type="button" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!complete || validation !== null || busy} loading={busy}>
-              Upload
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title={`Upload ${isPlinthFirmware ? 'Plinth' : 'User'} Firmware`}
+      onSubmit={() => onUpload({ name: name.trim(), version: version.trim(), file: file! })}
+      mutation={mutation}
+      confirmLabel="Upload"
+      isConfirmDisabled={!form.isValid()}
+      errorFallback="Could not upload the firmware."
+      formError={validation}
+      onOpen={form.reset}
+    >
+      <TextInput
+        label="Name"
+        value={name}
+        maxLength={MAX_NAME_LENGTH}
+        onChange={(e) => form.setFieldValue('name', stripQuotesAndSlashes(e.currentTarget.value))}
+        data-autofocus
+      />
+      <TextInput label="Version" placeholder="Major.Minor" maxLength={32} {...form.getInputProps('version', { withError: false })} />
+      <FileInput
+        label="File"
+        placeholder={`Choose a .${extension} file`}
+        accept={`.${extension}`}
+        clearable
+        {...form.getInputProps('file', { withError: false })}
+      />
+    </FormDialog>
   );
 }

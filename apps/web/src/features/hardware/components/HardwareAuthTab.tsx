@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import type { Hardware } from '@plinth/shared';
-import { createHardwareToken, deleteHardwareToken, useHardwareTokens } from '../../../api/hardware-runtime';
-import { queryKeys } from '../../../api/query-keys';
 import { TokenPanel, type TokenPanelTexts } from '../../../components/TokenPanel';
+import { useCreateToken } from '../../../lib/api/create-token';
+import { useDeleteToken } from '../../../lib/api/delete-token';
+import { useTokens, type TokenOwner } from '../../../lib/api/list-tokens';
 
 export const TOKEN_WARNING = 'Please save this hardware token somewhere safe. This value will disappear when you leave this page.';
 
@@ -27,8 +27,10 @@ const TEXTS: TokenPanelTexts = {
  * shown only to users who may edit the hardware, so they may always create tokens.
  */
 export function HardwareAuthTab({ hardware, canDeleteTokens }: { hardware: Hardware; canDeleteTokens: boolean }) {
-  const queryClient = useQueryClient();
-  const tokens = useHardwareTokens(hardware.id);
+  const owner: TokenOwner = { kind: 'hardware', id: hardware.id };
+  const tokens = useTokens(owner);
+  const create = useCreateToken(owner);
+  const remove = useDeleteToken(owner);
   return (
     <TokenPanel
       ownerId={hardware.id}
@@ -38,9 +40,8 @@ export function HardwareAuthTab({ hardware, canDeleteTokens }: { hardware: Hardw
       isError={tokens.isError}
       canCreate
       canDelete={canDeleteTokens}
-      createToken={(name) => createHardwareToken(hardware.id, name)}
-      deleteToken={deleteHardwareToken}
-      onChanged={() => queryClient.invalidateQueries({ queryKey: queryKeys.hardwareTokens(hardware.id) })}
+      create={create}
+      remove={remove}
       texts={TEXTS}
     />
   );

@@ -1,14 +1,13 @@
 import { ActionIcon, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlugConnected, IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Exhibit, Hardware } from '@plinth/shared';
-import { updateHardware } from '../../../api/devices';
-import { queryKeys } from '../../../api/query-keys';
-import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
-import { formatDateTime, orDash } from '../lib/format';
+import { useUpdateHardware } from '../../../lib/api/update-hardware';
+import { formatDate } from '../../../lib/format-date';
+import { paths } from '../../../lib/paths';
+import { orDash } from '../lib/format';
 import { ConnectExhibitDialog } from './ConnectExhibitDialog';
 
 export type HardwareOverviewTabProps = {
@@ -23,8 +22,8 @@ export type HardwareOverviewTabProps = {
 /** The overview's fields in the spec's order (2.13). */
 export function overviewFields(hardware: Hardware): { label: string; value: string }[] {
   return [
-    { label: 'Last Updated', value: formatDateTime(hardware.updatedAt) },
-    { label: 'Created At', value: formatDateTime(hardware.createdAt) },
+    { label: 'Last Updated', value: formatDate(hardware.updatedAt, 'detail') },
+    { label: 'Created At', value: formatDate(hardware.createdAt, 'detail') },
     { label: 'ID', value: orDash(hardware.id) },
     { label: 'IP', value: orDash(hardware.ip) },
     { label: 'MAC', value: orDash(hardware.mac) },
@@ -45,23 +44,16 @@ export function overviewFields(hardware: Hardware): { label: string; value: stri
  * record, kept live by the socket through the query cache.
  */
 export function HardwareOverviewTab({ hardware, exhibits, exhibitsLoading, canEditExhibit }: HardwareOverviewTabProps) {
-  const queryClient = useQueryClient();
+  const connect = useUpdateHardware();
+  const disconnect = useUpdateHardware();
   const [dialog, setDialog] = useState<'connect' | 'disconnect' | null>(null);
   const exhibitVisible = hardware.exhibitId !== null && exhibits.some((e) => e.id === hardware.exhibitId);
 
-  const saveExhibit = async (exhibitId: string | null) => {
-    const updated = await updateHardware(hardware.id, { exhibitId });
-    queryClient.setQueryData(queryKeys.hardware(hardware.id), updated);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
-  };
-  const handleConnect = async (exhibitId: string) => {
-    try {
-      await saveExhibit(exhibitId);
-    } catch (e) {
+  const handleConnect = (exhibitId: string) =>
+    connect.mutateAsync({ hardwareId: hardware.id, data: { exhibitId } }).catch((e: unknown) => {
       console.error('Could not connect to exhibit', e);
       throw e;
-    }
-  };
+    });
 
   return (
     <Stack gap="md">
@@ -128,6 +120,7 @@ export function HardwareOverviewTab({ hardware, exhibits, exhibitsLoading, canEd
         isLoading={exhibitsLoading}
         currentExhibitId={hardware.exhibitId}
         onConnect={handleConnect}
+        mutation={connect}
       />
       <ConfirmDialog
         opened={dialog === 'disconnect'}
@@ -135,7 +128,8 @@ export function HardwareOverviewTab({ hardware, exhibits, exhibitsLoading, canEd
         title="Disconnect exhibit"
         message={`Disconnect this hardware from ${hardware.exhibitName ?? 'its exhibit'}?`}
         danger
-        onConfirm={() => saveExhibit(null)}
+        onConfirm={() => disconnect.mutateAsync({ hardwareId: hardware.id, data: { exhibitId: null } })}
+        mutation={disconnect}
       />
     </Stack>
   );

@@ -1,18 +1,22 @@
-import { ActionIcon, Anchor, Badge, Box, Center, Flex, Group, Loader, Paper, Stack, Switch, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { Flex, Paper, Stack, Switch, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { useCallback, useEffect, useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { BREAKPOINT_NARROW_PX, can, parseRole, type Role } from '@plinth/shared';
-import { deleteHardware, updateHardware, useExhibitsBySites, useHardware, useHardwareBySite } from '../../../api/devices';
-import { queryKeys } from '../../../api/query-keys';
-import { paths } from '../../../app/paths';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
-import { ItemEditDialogs } from '../../../components/dialogs/ItemEditDialogs';
+import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
-import { ApiError } from '../../../lib/api-client';
+import { OnlineBadge } from '../../../components/OnlineBadge';
+import { PageState } from '../../../components/PageState';
+import { errorStatus } from '../../../lib/api-client';
+import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
+import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
+import { useUpdateHardware } from '../../../lib/api/update-hardware';
+import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
+import { useDeleteHardware } from '../api/delete-hardware';
+import { useHardware } from '../api/get-hardware';
 import { useHardwareLiveEvents } from '../hooks/useHardwareLiveEvents';
 import { HardwareAuthTab } from './HardwareAuthTab';
 import { HardwareFirmwareTab } from './HardwareFirmwareTab';
@@ -43,7 +47,7 @@ export function debugConfirmMessage(turnOn: boolean): string {
   }. Do you want to continue?`;
 }
 
-type Dialog = 'rename' | 'delete' | 'debug' | null;
+type Dialog = 'debug' | null;
 
 /**
  * The hardware detail screen (/organization/:orgId/site/:siteId/hardware/:hardwareId/:hardwareTab,
@@ -54,13 +58,15 @@ type Dialog = 'rename' | 'delete' | 'debug' | null;
 export function HardwarePage() {
   const { orgId = '', siteId = '', hardwareId = '', hardwareTab } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_NARROW_PX}px)`) ?? false;
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const hardware = useHardware(hardwareId);
   const siteHardware = useHardwareBySite(siteId);
   const exhibits = useExhibitsBySites(siteId ? [siteId] : []);
+  const rename = useUpdateHardware();
+  const debug = useUpdateHardware();
+  const remove = useDeleteHardware();
   const siteList = siteHardware.data?.hardware ?? [];
   useRealtimeSubscription(
     [],
@@ -69,36 +75,21 @@ export function HardwarePage() {
   const backToSite = useCallback(() => navigate(paths.site(orgId, siteId, 'hardware')), [navigate, orgId, siteId]);
   useHardwareLiveEvents(hardwareId, backToSite);
 
-  // Set once this hardware is deleted: its query then fails with 404 while the page is leaving,
-  // and that must not send the user to /notfound instead of the site's hardware tab.
-  const deleted = useRef(false);
-  const status = hardware.error instanceof ApiError ? hardware.error.status : null;
-  useEffect(() => {
-    if (deleted.current) return;
-    if (hardware.isError && status !== 403) {
-      console.error('Hardware load failed', hardware.error);
-      navigate(paths.notFound(), { replace: true });
-    }
-  }, [hardware.isError, hardware.error, status, navigate]);
+  // Once this hardware is deleted its query fails with 404 while the page is leaving: that must
+  // not send the user to /notfound instead of the site's hardware tab. A 403 stays on the page.
+  const status = errorStatus(hardware.error);
+  useLoadFailureRedirect(hardware, {
+    message: 'Hardware load failed',
+    redirectTo: (s) => (s === 403 ? null : paths.notFound()),
+    isLeaving: remove.isSuccess,
+  });
   useEffect(() => {
     if (siteHardware.isError) console.error('Could not load the site hardware', siteHardware.error);
   }, [siteHardware.isError, siteHardware.error]);
 
   if (hardwareTab === undefined) return <Navigate to={paths.hardware(orgId, siteId, hardwareId, 'overview')} replace />;
-  if (status === 403) {
-    return (
-      <Center p="xl">
-        <Text>You do not have access to this hardware.</Text>
-      </Center>
-    );
-  }
-  if (!hardware.data) {
-    return (
-      <Center p="xl">
-        <Loader aria-label="Loading hardware" />
-      </Center>
-    );
-  }
+  if (status === 403) return <PageState itemType="hardware" kind="forbidden" />;
+  if (!hardware.data) return <PageState itemType="hardware" kind="loading" />;
 
   const current = hardware.data;
   const role = parseRole(current.role);
@@ -109,24 +100,7 @@ export function HardwarePage() {
   const canOperate = can(role, 'operate');
   const debugDisabled = !canOperate || !current.online;
 
-  const handleRename = async (name: string) => {
-    const updated = await updateHardware(hardwareId, { name });
-    queryClient.setQueryData(queryKeys.hardware(hardwareId), updated);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
-  };
-  const handleDelete = async () => {
-    await deleteHardware(hardwareId);
-    deleted.current = true;
-    setDialog(null);
-    backToSite();
-    queryClient.removeQueries({ queryKey: queryKeys.hardware(hardwareId) });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
-  };
-  const handleDebug = async () => {
-    const updated = await updateHardware(hardwareId, { controlDebug: !current.controlDebug });
-    queryClient.setQueryData(queryKeys.hardware(hardwareId), updated);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
-  };
+  const handleDelete = () => remove.mutateAsync(hardwareId).then(backToSite);
 
   const listed = siteList.some((h) => h.id === current.id) ? siteList : [...siteList, current];
   const navItems = [...listed]
@@ -142,56 +116,30 @@ export function HardwarePage() {
         <LeftNav title={current.siteName} onBack={backToSite} backLabel="Back to site hardware" items={navItems} activeId={current.id} />
       </Paper>
       <Stack gap="md" style={{ flex: 1, minWidth: 0 }} w="100%">
-        <Group justify="space-between" wrap="wrap" align="flex-end">
-          <Box style={{ minWidth: 0 }}>
-            <Group gap={6}>
-              <Anchor component={Link} to={paths.organization(orgId, 'sites')} size="sm">
-                {current.organizationName}
-              </Anchor>
-              <Text size="sm" c="dimmed">
-                /
-              </Text>
-              <Anchor component={Link} to={paths.site(orgId, siteId, 'hardware')} size="sm">
-                {current.siteName}
-              </Anchor>
-            </Group>
-            <Group gap="xs" wrap="nowrap">
-              <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-                {current.name}
-              </Title>
-              <Badge color={current.online ? 'teal' : 'gray'} variant="light">
-                {current.online ? 'Online' : 'Offline'}
-              </Badge>
-              {canEdit && (
-                <>
-                  <Tooltip label="Edit hardware name">
-                    <ActionIcon variant="subtle" aria-label="Edit hardware name" onClick={() => setDialog('rename')}>
-                      <IconPencil size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete hardware">
-                    <ActionIcon variant="subtle" color="red" aria-label="Delete hardware" onClick={() => setDialog('delete')}>
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                </>
-              )}
-            </Group>
-          </Box>
-          <Tooltip
-            label={!canOperate ? 'Your role cannot change debug mode' : 'Debug mode can be changed only while the hardware is online'}
-            disabled={!debugDisabled}
-          >
-            <div>
-              <Switch
-                label="Debug Mode"
-                checked={current.controlDebug}
-                disabled={debugDisabled}
-                onChange={() => setDialog('debug')}
-              />
-            </div>
-          </Tooltip>
-        </Group>
+        <ItemPageHeader
+          itemType="hardware"
+          name={current.name}
+          crumbs={[
+            { label: current.organizationName, to: paths.organization(orgId, 'sites') },
+            { label: current.siteName, to: paths.site(orgId, siteId, 'hardware') },
+          ]}
+          badge={<OnlineBadge online={current.online} />}
+          actions={
+            <Tooltip
+              label={!canOperate ? 'Your role cannot change debug mode' : 'Debug mode can be changed only while the hardware is online'}
+              disabled={!debugDisabled}
+            >
+              <div>
+                <Switch label="Debug Mode" checked={current.controlDebug} disabled={debugDisabled} onChange={() => setDialog('debug')} />
+              </div>
+            </Tooltip>
+          }
+          canEdit={canEdit}
+          onRename={(name) => rename.mutateAsync({ hardwareId, data: { name } })}
+          renameMutation={rename}
+          onDelete={handleDelete}
+          deleteMutation={remove}
+        />
         <Tabs value={tab} onChange={(next) => next && navigate(paths.hardware(orgId, siteId, hardwareId, next))} keepMounted={false}>
           <Tabs.List>
             {tabs.map((t) => (
@@ -222,20 +170,13 @@ export function HardwarePage() {
           )}
         </Tabs>
       </Stack>
-      <ItemEditDialogs
-        itemType="hardware"
-        itemName={current.name}
-        open={dialog}
-        onClose={(which) => setDialog((d) => (d === which ? null : d))}
-        onRename={handleRename}
-        onDelete={handleDelete}
-      />
       <ConfirmDialog
         opened={dialog === 'debug'}
         onClose={() => setDialog(null)}
         title={current.controlDebug ? 'Turn off debug mode' : 'Turn on debug mode'}
         message={debugConfirmMessage(!current.controlDebug)}
-        onConfirm={handleDebug}
+        onConfirm={() => debug.mutateAsync({ hardwareId, data: { controlDebug: !current.controlDebug } })}
+        mutation={debug}
       />
     </Flex>
   );

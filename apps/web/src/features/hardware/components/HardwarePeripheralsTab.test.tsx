@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Hardware } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { FakeRealtime, HW, json, makeHardware, peripheral, prop, renderWithProviders, serve } from '../test/support';
 import { HardwarePeripheralsTab } from './HardwarePeripheralsTab';
 

@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useState } from 'react';
 import { SYNC_HARDWARE_MIN_FW, type Hardware, type HardwareCommand, type ServerMessage } from '@plinth/shared';
-import { runHardwareCommand } from '../../../api/hardware-runtime';
+import { errorText } from '../../../lib/mutation-state';
 import { useRealtimeListener } from '../../../lib/realtime-context';
+import { useRunHardwareCommand } from '../api/run-hardware-command';
 import { isPressed } from '../lib/prop-values';
 import { PropControl } from './PropControl';
 
@@ -22,8 +23,9 @@ const COMMAND_LABELS: Record<HardwareCommand, string> = { reboot: 'Reboot', get:
  */
 export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Hardware; canOperate: boolean }) {
   const enabled = canOperate && hardware.controlDebug && hardware.online;
-  const [busy, setBusy] = useState<HardwareCommand | null>(null);
-  const [commandError, setCommandError] = useState<string | null>(null);
+  const run = useRunHardwareCommand();
+  const busy = run.isPending ? (run.variables?.command ?? null) : null;
+  const failedCommand = run.isError ? run.variables?.command : undefined;
   const [presses, setPresses] = useState<Record<string, number>>({});
 
   const listener = useCallback(
@@ -37,17 +39,7 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
   );
   useRealtimeListener(listener);
 
-  const handleCommand = async (command: HardwareCommand) => {
-    setBusy(command);
-    setCommandError(null);
-    try {
-      await runHardwareCommand(hardware.id, command);
-    } catch (e) {
-      setCommandError(`${COMMAND_LABELS[command]} failed: ${e instanceof Error ? e.message : 'unknown error'}`);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const handleCommand = (command: HardwareCommand) => run.mutate({ hardwareId: hardware.id, command });
 
   const commands: HardwareCommand[] = canSyncHardwareValues(hardware.plinth_fw) ? ['reboot', 'get', 'identify'] : ['reboot', 'identify'];
   const peripherals = hardware.peripherals
@@ -74,15 +66,15 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
               variant="light"
               disabled={!enabled || (busy !== null && busy !== command)}
               loading={busy === command}
-              onClick={() => void handleCommand(command)}
+              onClick={() => handleCommand(command)}
             >
               {COMMAND_LABELS[command]}
             </Button>
           ))}
         </Group>
-        {commandError && (
+        {failedCommand && (
           <Alert color="red" variant="light" role="alert" p="xs">
-            {commandError}
+            {`${COMMAND_LABELS[failedCommand]} failed: ${errorText(run.error, 'unknown error')}`}
           </Alert>
         )}
       </Stack>

@@ -1,10 +1,8 @@
 import { Badge, Button, Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { RgbColorPicker } from 'react-colorful';
-import { BLINK_MS, type Hardware, type Peripheral, type Prop } from '@plinth/shared';
-import { setHardwareProp, type PropSetValue } from '../../../api/hardware-runtime';
-import { queryKeys } from '../../../api/query-keys';
+import { BLINK_MS, type Peripheral, type Prop } from '@plinth/shared';
+import { useSetHardwareProp, type PropSetValue } from '../api/set-hardware-prop';
 import {
   checkNumberInput,
   defaultDisplayType,
@@ -35,37 +33,18 @@ export type PropControlProps = {
   pressCount?: number;
 };
 
-/** Sends a prop value; on success the new value is written into the cached record until the board's echo arrives. */
+/** Sends a prop value; answers whether the board accepted it (a refusal is logged and shown as 'Invalid data entered...'). */
 function usePropSender(hardwareId: string, peripheral: Peripheral, prop: Prop) {
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
-  const send = async (value: PropSetValue): Promise<boolean> => {
-    setBusy(true);
-    setFailed(false);
-    try {
-      await setHardwareProp(hardwareId, peripheral.id, prop.name, value);
-      const stored = (Array.isArray(value) ? value.join(',') : value) as Prop['value'];
-      queryClient.setQueryData<Hardware>(queryKeys.hardware(hardwareId), (data) =>
-        data
-          ? {
-              ...data,
-              peripherals: data.peripherals.map((p) =>
-                p.id === peripheral.id ? { ...p, props: p.props.map((q) => (q.name === prop.name ? { ...q, value: stored } : q)) } : p,
-              ),
-            }
-          : data,
-      );
-      return true;
-    } catch (e) {
-      console.error('Peripheral update failed', e);
-      setFailed(true);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { send, busy, failed };
+  const setProp = useSetHardwareProp(hardwareId);
+  const send = (value: PropSetValue): Promise<boolean> =>
+    setProp.mutateAsync({ peripheralId: peripheral.id, propName: prop.name, value }).then(
+      () => true,
+      (e: unknown) => {
+        console.error('Peripheral update failed', e);
+        return false;
+      },
+    );
+  return { send, busy: setProp.isPending, failed: setProp.isError };
 }
 
 function FailedLine({ failed }: { failed: boolean }) {

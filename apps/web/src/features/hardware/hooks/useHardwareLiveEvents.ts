@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Hardware, ServerMessage } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { useRealtimeListener } from '../../../lib/realtime-context';
 
 type PropEvent = Extract<ServerMessage, { type: 'hardware.prop' }>;

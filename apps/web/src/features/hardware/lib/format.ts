@@ -1,5 +1,3 @@
-import dayjs from 'dayjs';
-
 /** What the overview shows for a value the board has not reported. */
 export const MISSING = '-';
 
@@ -8,13 +6,6 @@ export function orDash(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return MISSING;
   const text = String(value).trim();
   return text === '' ? MISSING : text;
-}
-
-/** Dates outside files and cards: MM-DD-YYYY plus the time (spec section 9). */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return MISSING;
-  const date = dayjs(iso);
-  return date.isValid() ? date.format('MM-DD-YYYY h:mm:ss a') : MISSING;
 }
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;

@@ -1,6 +1,6 @@
 import { NavLink, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { HELP_CATEGORIES, HELP_TOPICS } from '../help-topics';
 
 /** The help topics grouped by category; the current one is marked active. */

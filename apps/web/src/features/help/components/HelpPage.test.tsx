@@ -4,7 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { HELP_TOPICS } from '../help-topics';
 import { SAMPLE_MANIFEST } from '../topics/sample-manifest';
 import { HelpPage } from './HelpPage';

@@ -3,8 +3,8 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconArrowRight } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { BREAKPOINT_NARROW_PX, MQTT_DEFAULT_PORT } from '@plinth/shared';
-import { usePublicConfig } from '../../../api/auth';
-import { paths } from '../../../app/paths';
+import { usePublicConfig } from '../../../lib/api/get-public-config';
+import { paths } from '../../../lib/paths';
 import { HELP_TOPICS, helpTopicIndex, type HelpTopic } from '../help-topics';
 import { HelpMenu } from './HelpMenu';
 

@@ -1,10 +1,10 @@
 import { Badge, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconDeviceDesktop } from '@tabler/icons-react';
 import type { Exhibit } from '@plinth/shared';
-import { paths } from '../../../app/paths';
-import { onlineSinceText } from '../online-time';
+import { paths } from '../../../lib/paths';
+import { onlineSinceText } from '../../../lib/format-date';
 import { HomeCard } from './HomeCard';
-import { OnlineBadge } from './OnlineBadge';
+import { OnlineBadge } from '../../../components/OnlineBadge';
 
 /** An exhibit on home: site and organization, online state, operating mode and how long it has been (off)line. */
 export function ExhibitCard({ exhibit, now }: { exhibit: Exhibit; now: Date }) {
@@ -21,7 +21,7 @@ export function ExhibitCard({ exhibit, now }: { exhibit: Exhibit; now: Date }) {
       }
     >
       <Group gap="xs">
-        <OnlineBadge online={exhibit.online} />
+        <OnlineBadge online={exhibit.online} size="sm" />
         <Badge color={exhibit.op_mode ? 'blue' : 'gray'} variant="outline" size="sm">
           {`Operating mode: ${exhibit.op_mode ? 'On' : 'Off'}`}
         </Badge>

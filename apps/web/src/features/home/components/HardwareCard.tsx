@@ -1,9 +1,9 @@
 import { Badge, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconCpu } from '@tabler/icons-react';
 import type { Hardware } from '@plinth/shared';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { HomeCard } from './HomeCard';
-import { OnlineBadge } from './OnlineBadge';
+import { OnlineBadge } from '../../../components/OnlineBadge';
 
 /** A hardware unit on home; it opens only when the server granted a role on its site. */
 export function HardwareCard({ hardware }: { hardware: Hardware }) {
@@ -20,7 +20,7 @@ export function HardwareCard({ hardware }: { hardware: Hardware }) {
       }
     >
       <Group gap="xs">
-        <OnlineBadge online={hardware.online} />
+        <OnlineBadge online={hardware.online} size="sm" />
         {hardware.controlDebug && (
           <Badge color="orange" variant="light" size="sm">
             Debug mode

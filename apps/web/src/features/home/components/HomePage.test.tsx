@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser, Exhibit, Hardware, OrganizationSummary, SiteSummary } from '@plinth/shared';
-import { queryKeys } from '../../../api/query-keys';
+import { queryKeys } from '../../../lib/query-keys';
 import { filterHomeData, visibleCategories, type HomeData } from '../search';
 import { HomePage } from './HomePage';
 

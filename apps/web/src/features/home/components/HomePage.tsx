@@ -1,7 +1,8 @@
-import { Alert, Badge, CloseButton, Group, SimpleGrid, Skeleton, Stack, Tabs, Text, TextInput } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
-import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { useCurrentUser } from '../../../api/auth';
+import { Alert, Badge, Group, SimpleGrid, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { useMemo, useState, type ReactNode } from 'react';
+import { CardGrid } from '../../../components/CardGrid';
+import { SearchInput } from '../../../components/SearchInput';
+import { useCurrentUser } from '../../../lib/api/get-current-user';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
 import { useHomeData } from '../hooks/useHomeData';
 import { useNow } from '../hooks/useNow';
@@ -14,6 +15,9 @@ import { OrganizationCard } from './OrganizationCard';
 import { SiteCard } from './SiteCard';
 
 const SEARCH_PLACEHOLDER = 'Search for an organization, site, exhibit, or hardware';
+
+/** Home shows up to four cards a row on wide screens. */
+const HOME_GRID_COLS = { base: 1, sm: 2, lg: 3, xl: 4 };
 
 const NO_MATCH: Record<HomeCategory, string> = {
   exhibits: 'No exhibits match the search criteria.',
@@ -44,25 +48,20 @@ export function HomePage() {
   const activeTab = tab && categories.includes(tab) ? tab : (categories[0] ?? null);
   const showWelcome = !home.isPending && !isSearching && isEmpty(home.data);
 
-  const handleSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Escape') setQuery('');
-  };
-
   const panel = (category: HomeCategory): ReactNode => {
-    const cards =
-      category === 'exhibits'
-        ? filtered.exhibits.map((e) => <ExhibitCard key={e.id} exhibit={e} now={now} />)
-        : category === 'hardware'
-          ? filtered.hardware.map((h) => <HardwareCard key={h.id} hardware={h} />)
-          : category === 'sites'
-            ? filtered.sites.map((s) => <SiteCard key={s.id} site={s} />)
-            : filtered.organizations.map((o) => <OrganizationCard key={o.id} organization={o} />);
-    if (cards.length === 0) return <Text c="dimmed">{NO_MATCH[category]}</Text>;
-    return (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }} spacing="md">
-        {cards}
-      </SimpleGrid>
-    );
+    const emptyText = NO_MATCH[category];
+    switch (category) {
+      case 'exhibits':
+        return <CardGrid items={filtered.exhibits} renderCard={(e) => <ExhibitCard exhibit={e} now={now} />} emptyText={emptyText} cols={HOME_GRID_COLS} />;
+      case 'hardware':
+        return <CardGrid items={filtered.hardware} renderCard={(h) => <HardwareCard hardware={h} />} emptyText={emptyText} cols={HOME_GRID_COLS} />;
+      case 'sites':
+        return <CardGrid items={filtered.sites} renderCard={(s) => <SiteCard site={s} />} emptyText={emptyText} cols={HOME_GRID_COLS} />;
+      case 'organizations':
+        return (
+          <CardGrid items={filtered.organizations} renderCard={(o) => <OrganizationCard organization={o} />} emptyText={emptyText} cols={HOME_GRID_COLS} />
+        );
+    }
   };
 
   return (
@@ -81,7 +80,7 @@ export function HomePage() {
       {home.isPending ? (
         <Stack gap="md" aria-busy="true" aria-label="Loading">
           <Skeleton h={36} radius="md" />
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }} spacing="md">
+          <SimpleGrid cols={HOME_GRID_COLS} spacing="md">
             {Array.from({ length: 8 }, (_, i) => (
               <Skeleton key={i} h={104} radius="md" />
             ))}
@@ -104,16 +103,7 @@ export function HomePage() {
         </Stack>
       ) : (
         <>
-          <TextInput
-            placeholder={SEARCH_PLACEHOLDER}
-            aria-label={SEARCH_PLACEHOLDER}
-            value={query}
-            onChange={(e) => setQuery(e.currentTarget.value)}
-            onKeyDown={handleSearchKey}
-            leftSection={<IconSearch size={16} aria-hidden />}
-            rightSection={query ? <CloseButton aria-label="Clear search" onClick={() => setQuery('')} /> : null}
-            maxLength={200}
-          />
+          <SearchInput placeholder={SEARCH_PLACEHOLDER} value={query} onChange={setQuery} isClearable maxLength={200} />
           {activeTab && (
             <Tabs value={activeTab} onChange={(value) => value && setTab(value as HomeCategory)} keepMounted={false}>
               <Tabs.List>

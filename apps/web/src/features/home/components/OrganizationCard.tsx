@@ -1,7 +1,7 @@
 import { ThemeIcon } from '@mantine/core';
 import { IconBuilding } from '@tabler/icons-react';
 import type { OrganizationSummary } from '@plinth/shared';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { HomeCard } from './HomeCard';
 
 /** An organization on home; not clickable when the user sees it only through a site or exhibit grant. */

@@ -1,7 +1,7 @@
 import { ThemeIcon } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import type { SiteSummary } from '@plinth/shared';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { HomeCard } from './HomeCard';
 
 /** A site on home; it opens on its exhibits tab when the user holds a role on it (not only on one of its exhibits). */

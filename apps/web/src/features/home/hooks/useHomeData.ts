@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
-import { useExhibits, useHardwareBySites } from '../../../api/devices';
-import { useOrganizations, useSites } from '../../../api/organizations';
+import { useExhibits } from '../api/list-exhibits';
+import { useHardwareBySites } from '../api/list-hardware-by-sites';
+import { useOrganizations } from '../api/list-organizations';
+import { useSites } from '../api/list-sites';
 import type { HomeData } from '../search';
 
 export type HomeDataState = {

@@ -1,8 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { ContentManagerConfigSchema, SETTING_IDS, type Organization } from '@plinth/shared';
-import { contentManagerLogin, saveOrganizationSetting } from '../../../api/organizations';
-import { queryKeys } from '../../../api/query-keys';
 import { SettingsForm } from '../../../components/SettingsForm';
+import { useSaveSettings } from '../../../lib/api/save-settings';
+import { useContentManagerLogin } from '../api/get-content-manager-login';
 
 /** The content manager's address from the saved config ('' when none). */
 function contentManagerUrl(organization: Organization): string {
@@ -16,21 +15,14 @@ function contentManagerUrl(organization: Organization): string {
 
 /** The organization's settings; only admins (isAdmin) may edit them. */
 export function OrganizationSettingsTab({ organization }: { organization: Organization }) {
-  const queryClient = useQueryClient();
+  const save = useSaveSettings({ scope: 'organization', id: organization.id });
+  const contentLogin = useContentManagerLogin();
 
   const getContentUrl = async () => {
-    const { token } = await contentManagerLogin(organization.id);
+    const { token } = await contentLogin.mutateAsync(organization.id);
     const base = contentManagerUrl(organization).replace(/\/+$/, '');
     return `${base}/admin/auth/login?token=${encodeURIComponent(token)}`;
   };
 
-  return (
-    <SettingsForm
-      settings={organization.organizationsettings}
-      canEdit={organization.isAdmin}
-      saveSetting={(setting, value) => saveOrganizationSetting(organization.id, setting.idString, value)}
-      onSaved={() => void queryClient.invalidateQueries({ queryKey: queryKeys.organization(organization.id) })}
-      getContentUrl={getContentUrl}
-    />
-  );
+  return <SettingsForm settings={organization.organizationsettings} canEdit={organization.isAdmin} save={save} getContentUrl={getContentUrl} />;
 }

@@ -1,25 +1,23 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { can, parseRole, type Organization } from '@plinth/shared';
-import {
-  addOrganizationUser,
-  deleteOrganizationPermission,
-  updateOrganizationPermission,
-  useOrganizationPermissions,
-} from '../../../api/permissions';
-import { queryKeys } from '../../../api/query-keys';
 import { UsersList } from '../../../components/UsersList';
 import { UsersListAddDialog } from '../../../components/UsersListAddDialog';
+import { useCreatePermission } from '../../../lib/api/create-permission';
+import { useDeletePermission } from '../../../lib/api/delete-permission';
+import { usePermissions, type PermissionOwner } from '../../../lib/api/list-permissions';
+import { useUpdatePermission } from '../../../lib/api/update-permission';
 
 /** The organization's users: managers add users, change roles and remove them; others read roles. */
 export function OrganizationUsersTab({ organization }: { organization: Organization }) {
-  const queryClient = useQueryClient();
-  const permissions = useOrganizationPermissions(organization.id);
+  const owner: PermissionOwner = { scope: 'organization', id: organization.id };
+  const permissions = usePermissions(owner);
+  const add = useCreatePermission(owner);
+  const updateRole = useUpdatePermission(owner);
+  const remove = useDeletePermission(owner);
   const [adding, setAdding] = useState(false);
   const canManage = permissions.data?.canManage ?? (organization.isAdmin || can(parseRole(organization.role), 'manageUsers'));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.organizationPermissions(organization.id) });
 
   if (permissions.isError) console.error('User list load failed', permissions.error);
 
@@ -38,23 +36,15 @@ export function OrganizationUsersTab({ organization }: { organization: Organizat
         isLoading={permissions.isPending}
         emptyText="There are no users in this organization."
         scopeLabel="this organization"
-        onChangeRole={async (p, role) => {
-          await updateOrganizationPermission(p.id, role);
-          await refresh();
-        }}
-        onRemove={async (p) => {
-          await deleteOrganizationPermission(p.id);
-          await refresh();
-        }}
+        updateRole={updateRole}
+        remove={remove}
       />
       <UsersListAddDialog
         opened={adding}
         onClose={() => setAdding(false)}
         scope="organization"
-        onSubmit={async (email, role) => {
-          await addOrganizationUser(organization.id, email, role);
-          await refresh();
-        }}
+        onSubmit={(email, role) => add.mutateAsync({ email, role })}
+        mutation={add}
       />
     </Stack>
   );

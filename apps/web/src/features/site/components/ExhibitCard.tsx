@@ -1,8 +1,9 @@
 import { Badge, Card, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Exhibit } from '@plinth/shared';
-import { paths } from '../../../app/paths';
-import { onlineSinceText } from '../lib/format';
+import { OnlineBadge } from '../../../components/OnlineBadge';
+import { onlineSinceText } from '../../../lib/format-date';
+import { paths } from '../../../lib/paths';
 
 /** A site's exhibit: name, site, organization, online state, operating mode, last online change; opens the overview. */
 export function ExhibitCard({ exhibit }: { exhibit: Exhibit }) {
@@ -19,9 +20,7 @@ export function ExhibitCard({ exhibit }: { exhibit: Exhibit }) {
           <Text fw={600} truncate>
             {exhibit.name}
           </Text>
-          <Badge color={exhibit.online ? 'teal' : 'gray'} variant="light">
-            {exhibit.online ? 'Online' : 'Offline'}
-          </Badge>
+          <OnlineBadge online={exhibit.online} />
         </Group>
         <Text size="sm" c="dimmed" truncate>
           {exhibit.siteName} · {exhibit.organizationName}
@@ -42,7 +41,7 @@ export function ExhibitCard({ exhibit }: { exhibit: Exhibit }) {
           )}
         </Group>
         <Text size="xs" c="dimmed">
-          {onlineSinceText(exhibit.online, exhibit.lastOnlineChange)}
+          {onlineSinceText(exhibit.online, exhibit.lastOnlineChange) ?? (exhibit.online ? 'Online' : 'Offline')}
         </Text>
       </Stack>
     </Card>

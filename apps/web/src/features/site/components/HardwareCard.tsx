@@ -1,8 +1,9 @@
-import { Anchor, Badge, Card, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Card, Group, Stack, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { parseRole, type Hardware } from '@plinth/shared';
-import { paths } from '../../../app/paths';
-import { formatDateTime } from '../lib/format';
+import { OnlineBadge } from '../../../components/OnlineBadge';
+import { formatDate } from '../../../lib/format-date';
+import { paths } from '../../../lib/paths';
 
 /**
  * A site's hardware: name, exhibit link, online, site, organization, last update. Opens the hardware
@@ -29,9 +30,7 @@ export function HardwareCard({ hardware }: { hardware: Hardware }) {
           ) : (
             <Text fw={600}>{hardware.name}</Text>
           )}
-          <Badge color={hardware.online ? 'teal' : 'gray'} variant="light">
-            {hardware.online ? 'Online' : 'Offline'}
-          </Badge>
+          <OnlineBadge online={hardware.online} />
         </Group>
         <Text size="sm">
           {hardware.exhibitId ? (
@@ -52,7 +51,7 @@ export function HardwareCard({ hardware }: { hardware: Hardware }) {
           {hardware.siteName} · {hardware.organizationName}
         </Text>
         <Text size="xs" c="dimmed">
-          Updated {formatDateTime(hardware.updatedAt)}
+          Updated {formatDate(hardware.updatedAt, 'card')}
         </Text>
       </Stack>
     </Card>

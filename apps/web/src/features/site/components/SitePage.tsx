@@ -1,24 +1,31 @@
-import { ActionIcon, Anchor, Box, Button, Center, Flex, Group, Loader, Paper, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Flex, Paper, Stack, Tabs, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconCpu, IconDeviceDesktop, IconPencil, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { IconCpu, IconDeviceDesktop, IconUserPlus } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { BREAKPOINT_MEDIUM_PX, BREAKPOINT_NARROW_PX, can, parseRole, SETTING_IDS } from '@plinth/shared';
-import { createExhibit, createHardware, updateExhibit, useExhibitsBySites, useHardwareBySite } from '../../../api/devices';
-import { deleteSite, renameSite, useOrganization, useOrganizationSites, useSite, useSiteSettings } from '../../../api/organizations';
-import { addSiteUser, useSitePermissions } from '../../../api/permissions';
-import { queryKeys } from '../../../api/query-keys';
-import { paths } from '../../../app/paths';
 import { CreateExhibitDialog } from '../../../components/CreateExhibitDialog';
-import { lockedExhibitsFromError } from '../../../components/dialogs/LockedExhibitDialog';
-import { ItemEditDialogs } from '../../../components/dialogs/ItemEditDialogs';
 import { NameDialog } from '../../../components/dialogs/NameDialog';
+import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
+import { PageState } from '../../../components/PageState';
 import { UsersListAddDialog } from '../../../components/UsersListAddDialog';
-import { ApiError } from '../../../lib/api-client';
+import { errorStatus } from '../../../lib/api-client';
+import { useCreatePermission } from '../../../lib/api/create-permission';
+import { useOrganization } from '../../../lib/api/get-organization';
+import { useSite } from '../../../lib/api/get-site';
+import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
+import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
+import { useOrganizationSites } from '../../../lib/api/list-organization-sites';
+import { usePermissions } from '../../../lib/api/list-permissions';
+import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
-import { creationError } from '../lib/creation-error';
+import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
+import { useCreateExhibit } from '../api/create-exhibit';
+import { useCreateHardware } from '../api/create-hardware';
+import { useDeleteSite } from '../api/delete-site';
+import { useSiteSettings } from '../api/get-site-settings';
+import { useUpdateSite } from '../api/update-site';
 import { SiteExhibitsTab } from './SiteExhibitsTab';
 import { SiteHardwareTab } from './SiteHardwareTab';
 import { SiteReportsTab } from './SiteReportsTab';
@@ -32,7 +39,7 @@ function isSiteTab(value: string | undefined): value is SiteTab {
   return (SITE_TABS as readonly string[]).includes(value ?? '');
 }
 
-type Dialog = 'rename' | 'delete' | 'locked' | 'createExhibit' | 'createHardware' | 'addUsers' | null;
+type Dialog = 'createExhibit' | 'createHardware' | 'addUsers' | null;
 
 /** A header action: a labelled button, or an icon button with an aria-label on narrow layouts. */
 function HeaderAction({ label, icon, compact, onClick }: { label: string; icon: ReactNode; compact: boolean; onClick: () => void }) {
@@ -61,7 +68,6 @@ function HeaderAction({ label, icon, compact, onClick }: { label: string; icon: 
 export function SitePage() {
   const { orgId = '', siteId = '', siteTab } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_NARROW_PX}px)`) ?? false;
   const medium = useMediaQuery(`(max-width: ${BREAKPOINT_MEDIUM_PX}px)`) ?? false;
 
@@ -73,9 +79,13 @@ export function SitePage() {
   const hardware = useHardwareBySite(siteId);
   const role = parseRole(site.data?.role);
   const canManageUsers = can(role, 'manageUsers');
-  const permissions = useSitePermissions(siteId, siteTab === 'users');
+  const permissions = usePermissions({ scope: 'site', id: siteId }, siteTab === 'users');
+  const rename = useUpdateSite();
+  const remove = useDeleteSite();
+  const createExhibit = useCreateExhibit();
+  const createHardware = useCreateHardware();
+  const addUser = useCreatePermission({ scope: 'site', id: siteId });
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [lockedFromServer, setLockedFromServer] = useState<{ id: string; name: string }[] | null>(null);
 
   const exhibitList = exhibits.data?.exhibits ?? [];
   const hardwareList = hardware.data?.hardware ?? [];
@@ -84,41 +94,20 @@ export function SitePage() {
     hardwareList.map((h) => h.id),
   );
 
-  // Set once this site is deleted: its queries then fail with 404 while the page is leaving, and
-  // that must not send the user home instead of to the organization's sites tab.
-  const deleted = useRef(false);
-  const siteStatus = site.error instanceof ApiError ? site.error.status : null;
-  useEffect(() => {
-    if (deleted.current) return;
-    if (site.isError && siteStatus !== 403) {
-      console.error('Site load failed', site.error);
-      navigate(paths.home(), { replace: true });
-    }
-  }, [site.isError, site.error, siteStatus, navigate]);
-  useEffect(() => {
-    if (deleted.current) return;
-    if ((exhibits.isError || hardware.isError) && siteStatus !== 403) {
-      console.error('Device list load failed', exhibits.error ?? hardware.error);
-      navigate(paths.home(), { replace: true });
-    }
-  }, [exhibits.isError, exhibits.error, hardware.isError, hardware.error, siteStatus, navigate]);
+  // Once this site is deleted its reads fail with 404 while the page is leaving: that must not
+  // send the user home instead of to the organization's sites tab. A 403 stays on the page.
+  const siteStatus = errorStatus(site.error);
+  const stayOn403 = (status: number | null) => (status === 403 ? null : paths.home());
+  useLoadFailureRedirect(site, { message: 'Site load failed', redirectTo: stayOn403, isLeaving: remove.isSuccess });
+  useLoadFailureRedirect(
+    { isError: exhibits.isError || hardware.isError, error: exhibits.error ?? hardware.error },
+    { message: 'Device list load failed', redirectTo: () => stayOn403(siteStatus), isLeaving: remove.isSuccess },
+  );
 
   if (siteTab === undefined) return <Navigate to={paths.site(orgId, siteId, 'exhibits')} replace />;
   if (!isSiteTab(siteTab)) return <Navigate to={paths.home()} replace />;
-  if (siteStatus === 403) {
-    return (
-      <Center p="xl">
-        <Text>You do not have access to this site.</Text>
-      </Center>
-    );
-  }
-  if (!site.data) {
-    return (
-      <Center p="xl">
-        <Loader aria-label="Loading site" />
-      </Center>
-    );
-  }
+  if (siteStatus === 403) return <PageState itemType="site" kind="forbidden" />;
+  if (!site.data) return <PageState itemType="site" kind="loading" />;
 
   const current = site.data;
   const settings = siteSettings.data?.siteSettings ?? current.sitesettings;
@@ -126,13 +115,7 @@ export function SitePage() {
   const hasReports = reportUrl.length > 0;
   const hasSettings = settings.length > 0;
   if ((siteTab === 'reports' && !hasReports) || (siteTab === 'settings' && !hasSettings)) {
-    if (siteSettings.isPending) {
-      return (
-        <Center p="xl">
-          <Loader aria-label="Loading site" />
-        </Center>
-      );
-    }
+    if (siteSettings.isPending) return <PageState itemType="site" kind="loading" />;
     return <Navigate to={paths.home()} replace />;
   }
 
@@ -144,84 +127,20 @@ export function SitePage() {
 
   const handleBack = () => navigate(orgReadable ? paths.organization(orgId, 'sites') : paths.home());
 
-  const refreshSites = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.site(siteId) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.organizationSites(orgId) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.organization(orgId) }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.sites }),
-    ]);
+  // A failed rename is logged only (spec section 8): the dialog closes and shows nothing.
+  const handleRename = (name: string) =>
+    rename.mutateAsync({ siteId, organizationId: orgId, name }).catch((e: unknown) => console.error('Site rename failed', e));
 
-  const handleRename = async (name: string) => {
-    try {
-      await renameSite(siteId, name);
-    } catch (e) {
-      console.error('Site rename failed', e);
-      return;
-    }
-    await Promise.all([
-      refreshSites(),
-      queryClient.invalidateQueries({ queryKey: queryKeys.exhibits }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists }),
-    ]);
-  };
-
-  const handleDeleteClick = () => {
-    setLockedFromServer(null);
-    setDialog(lockedKnown.length > 0 ? 'locked' : 'delete');
-  };
-
-  const handleDelete = async () => {
-    try {
-      await deleteSite(siteId);
-    } catch (e) {
-      const locked = lockedExhibitsFromError(e);
-      if (!locked) throw e;
-      setLockedFromServer(locked);
-      setDialog('locked');
-      return;
-    }
-    deleted.current = true;
-    setDialog(null);
-    navigate(paths.organization(orgId, 'sites'));
-    queryClient.removeQueries({ queryKey: queryKeys.site(siteId) });
-    void refreshSites();
-    void queryClient.invalidateQueries({ queryKey: queryKeys.exhibits });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
-  };
+  const handleDelete = () => remove.mutateAsync({ siteId, organizationId: orgId }).then(() => navigate(paths.organization(orgId, 'sites')));
 
   const handleCreateExhibit = async (name: string, mqttPath: string) => {
-    let id: string;
-    try {
-      id = (await createExhibit(name, siteId)).id;
-    } catch (e) {
-      throw creationError(e, 'Exhibit');
-    }
-    if (mqttPath) {
-      try {
-        await updateExhibit(id, { mqttPath });
-      } catch (e) {
-        console.error('Setting the MQTT address failed', e);
-      }
-    }
-    await queryClient.invalidateQueries({ queryKey: queryKeys.exhibits });
-    navigate(paths.exhibit(orgId, siteId, id, 'overview'));
+    const exhibit = await createExhibit.mutateAsync({ siteId, name, mqttPath });
+    navigate(paths.exhibit(orgId, siteId, exhibit.id, 'overview'));
   };
 
   const handleCreateHardware = async (name: string) => {
-    let id: string;
-    try {
-      id = (await createHardware(name, siteId)).id;
-    } catch (e) {
-      throw creationError(e, 'Hardware');
-    }
-    await queryClient.invalidateQueries({ queryKey: queryKeys.hardwareBySite(siteId) });
-    navigate(paths.hardware(orgId, siteId, id, 'auth'));
-  };
-
-  const handleAddUser = async (email: string, userRole: Parameters<typeof addSiteUser>[2]) => {
-    await addSiteUser(siteId, email, userRole);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.sitePermissions(siteId) });
+    const created = await createHardware.mutateAsync({ siteId, name });
+    navigate(paths.hardware(orgId, siteId, created.id, 'auth'));
   };
 
   const mayAddUsers = permissions.data?.canManage ?? canManageUsers;
@@ -250,39 +169,18 @@ export function SitePage() {
         {nav}
       </Paper>
       <Stack gap="md" style={{ flex: 1, minWidth: 0 }} w="100%">
-        <Group justify="space-between" wrap="nowrap" align="flex-end">
-          <Box style={{ minWidth: 0 }}>
-            {orgReadable ? (
-              <Anchor component={Link} to={paths.organization(orgId, 'sites')} size="sm">
-                {orgName}
-              </Anchor>
-            ) : (
-              <Text size="sm" c="dimmed">
-                {orgName}
-              </Text>
-            )}
-            <Group gap="xs" wrap="nowrap">
-              <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-                {current.name}
-              </Title>
-              {current.canCreate && (
-                <>
-                  <Tooltip label="Edit site name">
-                    <ActionIcon variant="subtle" aria-label="Edit site name" onClick={() => setDialog('rename')}>
-                      <IconPencil size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete site">
-                    <ActionIcon variant="subtle" color="red" aria-label="Delete site" onClick={handleDeleteClick}>
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                </>
-              )}
-            </Group>
-          </Box>
-          {action}
-        </Group>
+        <ItemPageHeader
+          itemType="site"
+          name={current.name}
+          crumbs={[{ label: orgName, to: orgReadable ? paths.organization(orgId, 'sites') : null }]}
+          actions={action}
+          canEdit={current.canCreate}
+          onRename={handleRename}
+          renameMutation={{ isPending: rename.isPending, error: null }}
+          onDelete={handleDelete}
+          deleteMutation={remove}
+          lockedExhibits={lockedKnown}
+        />
         <Tabs value={siteTab} onChange={(tab) => tab && navigate(paths.site(orgId, siteId, tab as SiteTab))} keepMounted={false}>
           <Tabs.List>
             <Tabs.Tab value="exhibits">Exhibits</Tabs.Tab>
@@ -312,16 +210,12 @@ export function SitePage() {
           )}
         </Tabs>
       </Stack>
-      <ItemEditDialogs
-        itemType="site"
-        itemName={current.name}
-        open={dialog}
-        onClose={(which) => setDialog((d) => (d === which ? null : d))}
-        onRename={handleRename}
-        onDelete={handleDelete}
-        lockedExhibits={lockedFromServer ?? lockedKnown}
+      <CreateExhibitDialog
+        opened={dialog === 'createExhibit'}
+        onClose={() => setDialog(null)}
+        onSubmit={handleCreateExhibit}
+        mutation={createExhibit}
       />
-      <CreateExhibitDialog opened={dialog === 'createExhibit'} onClose={() => setDialog(null)} onSubmit={handleCreateExhibit} />
       <NameDialog
         opened={dialog === 'createHardware'}
         onClose={() => setDialog(null)}
@@ -329,9 +223,16 @@ export function SitePage() {
         label="Name"
         confirmLabel="Create"
         onSubmit={handleCreateHardware}
+        mutation={createHardware}
         errorFallback="Error: Could not create Hardware"
       />
-      <UsersListAddDialog opened={dialog === 'addUsers'} onClose={() => setDialog(null)} scope="site" onSubmit={handleAddUser} />
+      <UsersListAddDialog
+        opened={dialog === 'addUsers'}
+        onClose={() => setDialog(null)}
+        scope="site"
+        onSubmit={(email, userRole) => addUser.mutateAsync({ email, role: userRole })}
+        mutation={addUser}
+      />
     </Flex>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Box, Loader } from '@mantine/core';
 import { isAllowedReportUrl } from '@plinth/shared';
-import { usePublicConfig } from '../../../api/auth';
+import { usePublicConfig } from '../../../lib/api/get-public-config';
 
 export const REPORT_URL_MISCONFIGURED = 'The site report URL is misconfigured, please contact Support';
 

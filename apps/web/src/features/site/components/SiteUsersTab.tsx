@@ -1,13 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { deleteSitePermission, updateSitePermission, useSitePermissions } from '../../../api/permissions';
-import { queryKeys } from '../../../api/query-keys';
 import { UsersList } from '../../../components/UsersList';
+import { useDeletePermission } from '../../../lib/api/delete-permission';
+import { usePermissions, type PermissionOwner } from '../../../lib/api/list-permissions';
+import { useUpdatePermission } from '../../../lib/api/update-permission';
 
 /** The site's users under 'Site users'; the Add Users button sits in the site header. */
 export function SiteUsersTab({ siteId, canManage }: { siteId: string; canManage: boolean }) {
-  const queryClient = useQueryClient();
-  const permissions = useSitePermissions(siteId);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.sitePermissions(siteId) });
+  const owner: PermissionOwner = { scope: 'site', id: siteId };
+  const permissions = usePermissions(owner);
+  const updateRole = useUpdatePermission(owner);
+  const remove = useDeletePermission(owner);
   if (permissions.isError) console.error('User list load failed', permissions.error);
   return (
     <UsersList
@@ -17,14 +18,8 @@ export function SiteUsersTab({ siteId, canManage }: { siteId: string; canManage:
       isLoading={permissions.isPending}
       emptyText="There are no site users."
       scopeLabel="this site"
-      onChangeRole={async (p, role) => {
-        await updateSitePermission(p.id, role);
-        await refresh();
-      }}
-      onRemove={async (p) => {
-        await deleteSitePermission(p.id);
-        await refresh();
-      }}
+      updateRole={updateRole}
+      remove={remove}
     />
   );
 }

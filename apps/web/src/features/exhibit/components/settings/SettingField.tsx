@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, NumberInput, SegmentedControl, Select, Stack, Swi
 import { DateTimePicker } from '@mantine/dates';
 import { Link } from 'react-router';
 import type { ExhibitSetting, SettingValue } from '@plinth/shared';
-import { paths } from '../../../../app/paths';
+import { paths } from '../../../../lib/paths';
 import { formatSettingValue } from '../../lib/format';
 import { pendingValueError } from '../../lib/settings-tree';
 import { RichTextSetting } from './RichTextSetting';

@@ -4,44 +4,48 @@ import { useState } from 'react';
 import { stripQuotesAndSlashes, type SettingList } from '@plinth/shared';
 import { ConfirmDialog } from '../../../../components/dialogs/ConfirmDialog';
 import { NameDialog } from '../../../../components/dialogs/NameDialog';
+import { errorText } from '../../../../lib/mutation-state';
+import { useCopyListItem } from '../../api/copy-list-item';
+import { useCreateListItem } from '../../api/create-list-item';
+import { useDeleteListItem } from '../../api/delete-list-item';
+import { useOrderListItems } from '../../api/order-list-items';
 
 export type SettingListViewProps = {
+  exhibitId: string;
   list: SettingList;
   /** Items may be created, copied, reordered and deleted (not a follower, write right, op mode). */
   canChange: boolean;
   onOpen: (listName: string) => void;
-  onCreate: (listName: string) => Promise<void>;
-  onCopy: (listName: string, sourceName: string) => Promise<void>;
-  onMove: (order: string[]) => Promise<void>;
-  onDelete: (listName: string) => Promise<void>;
 };
 
 /**
  * The items of a setting list: open one to edit its values; create, copy (a modal asking for the
  * new name: required, double quotes and slashes stripped), reorder and delete them.
  */
-export function SettingListView({ list, canChange, onOpen, onCreate, onCopy, onMove, onDelete }: SettingListViewProps) {
+export function SettingListView({ exhibitId, list, canChange, onOpen }: SettingListViewProps) {
+  const create = useCreateListItem(exhibitId, list.manifestId);
+  const copy = useCopyListItem(exhibitId, list.manifestId);
+  const order = useOrderListItems(exhibitId, list.manifestId);
+  const remove = useDeleteListItem(exhibitId, list.manifestId);
   const [copyFrom, setCopyFrom] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const [moveError, setMoveError] = useState<string | null>(null);
   const items = [...list.settinglistitems].sort((a, b) => a.order - b.order);
   const names = items.map((i) => i.listName);
 
   const move = (index: number, delta: number) => {
-    const order = [...names];
-    const [name] = order.splice(index, 1);
-    order.splice(index + delta, 0, name!);
-    setMoveError(null);
-    onMove(order).catch((e: unknown) => setMoveError(e instanceof Error ? e.message : 'The items could not be reordered.'));
+    const next = [...names];
+    const [name] = next.splice(index, 1);
+    next.splice(index + delta, 0, name!);
+    order.mutate(next);
   };
 
   return (
     <Stack gap="xs">
       {items.length === 0 && <Text c="dimmed">This list has no items.</Text>}
-      {moveError && (
+      {order.error && (
         <Text c="red" size="sm" role="alert">
-          {moveError}
+          {errorText(order.error, 'The items could not be reordered.')}
         </Text>
       )}
       {items.map((item, index) => (
@@ -108,7 +112,8 @@ export function SettingListView({ list, canChange, onOpen, onCreate, onCopy, onM
         placeholder="Name of the new item"
         confirmLabel="Create"
         transform={stripQuotesAndSlashes}
-        onSubmit={(name) => onCopy(name, copyFrom!)}
+        onSubmit={(name) => copy.mutateAsync({ listName: name, sourceName: copyFrom! })}
+        mutation={copy}
       />
       <NameDialog
         opened={creating}
@@ -117,7 +122,8 @@ export function SettingListView({ list, canChange, onOpen, onCreate, onCopy, onM
         label="Name"
         confirmLabel="Create"
         transform={stripQuotesAndSlashes}
-        onSubmit={onCreate}
+        onSubmit={create.mutateAsync}
+        mutation={create}
       />
       <ConfirmDialog
         opened={deleting !== null}
@@ -127,7 +133,8 @@ export function SettingListView({ list, canChange, onOpen, onCreate, onCopy, onM
         confirmLabel="Delete"
         cancelLabel="Cancel"
         danger
-        onConfirm={() => onDelete(deleting!)}
+        onConfirm={() => remove.mutateAsync(deleting!)}
+        mutation={remove}
       />
     </Stack>
   );

@@ -1,0 +1,37 @@
+/** Who a permission list belongs to: the users of an organization or of a site. */
+export type PermissionScope = 'organization' | 'site';
+
+/**
+ * Every TanStack Query key of the console, in one place, so that the features' queries, their
+ * mutations' invalidations and the realtime cache patcher (`lib/realtime-context.tsx`) agree.
+ */
+export const queryKeys = {
+  me: ['auth', 'me'] as const,
+  loginMethods: ['auth', 'login-methods'] as const,
+  /** One reset-password, create-account or setup link check. */
+  accountLink: (resetUrlId: string) => ['auth', 'account-link', resetUrlId] as const,
+  config: ['config'] as const,
+  organizations: ['organizations'] as const,
+  organization: (id: string) => ['organization', id] as const,
+  organizationSites: (id: string) => ['organization', id, 'sites'] as const,
+  sites: ['sites'] as const,
+  site: (id: string) => ['site', id] as const,
+  siteSettings: (id: string) => ['site', id, 'settings'] as const,
+  /** All exhibit lists start with 'exhibits'. */
+  exhibits: ['exhibits'] as const,
+  exhibitsBySites: (siteIds: string[]) => ['exhibits', 'by-sites', [...siteIds].sort().join(',')] as const,
+  exhibit: (id: string) => ['exhibit', id] as const,
+  /** Exhibit runtime data (manifest with live values, tokens). */
+  exhibitManifest: (id: string) => ['exhibit-runtime', id, 'manifest'] as const,
+  exhibitTokens: (id: string) => ['exhibit-runtime', id, 'tokens'] as const,
+  /** All hardware lists start with 'hardware-list'. */
+  hardwareLists: ['hardware-list'] as const,
+  hardwareBySite: (siteId: string) => ['hardware-list', 'site', siteId] as const,
+  hardwareBySites: (siteIds: string[]) => ['hardware-list', 'sites', [...siteIds].sort().join(',')] as const,
+  hardwareByExhibit: (exhibitId: string) => ['hardware-list', 'exhibit', exhibitId] as const,
+  hardware: (id: string) => ['hardware', id] as const,
+  hardwareTokens: (id: string) => ['hardware', id, 'tokens'] as const,
+  hardwareFirmware: (id: string) => ['hardware', id, 'firmware'] as const,
+  /** The users of an organization or a site. */
+  permissions: (scope: PermissionScope, id: string) => ['permissions', scope, id] as const,
+};

@@ -1,0 +1,70 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Exhibit, Hardware, ServerMessage } from '@plinth/shared';
+import { queryKeys } from './query-keys';
+
+type ExhibitPatch = Partial<Pick<Exhibit, 'online' | 'opMode' | 'op_mode' | 'lastOnlineChange'>>;
+type HardwarePatch = Partial<Hardware>;
+
+function patchExhibit(queryClient: QueryClient, id: string, patch: ExhibitPatch): void {
+  const apply = (e: Exhibit): Exhibit => {
+    if (e.id === id) return { ...e, ...patch };
+    if (e.followers.some((f) => f.id === id)) {
+      return {
+        ...e,
+        followers: e.followers.map((f) =>
+          f.id === id ? { ...f, ...(patch.online !== undefined ? { online: patch.online } : {}), ...(patch.opMode ? { opMode: patch.opMode } : {}) } : f,
+        ),
+      };
+    }
+    return e;
+  };
+  queryClient.setQueriesData<{ exhibits: Exhibit[] }>({ queryKey: queryKeys.exhibits }, (data) =>
+    data ? { ...data, exhibits: data.exhibits.map(apply) } : data,
+  );
+  queryClient.setQueryData<Exhibit>(queryKeys.exhibit(id), (data) => (data ? apply(data) : data));
+}
+
+function patchHardware(queryClient: QueryClient, id: string, patch: HardwarePatch): void {
+  queryClient.setQueriesData<{ hardware: Hardware[] }>({ queryKey: queryKeys.hardwareLists }, (data) =>
+    data ? { ...data, hardware: data.hardware.map((h) => (h.id === id ? { ...h, ...patch } : h)) } : data,
+  );
+  queryClient.setQueryData<Hardware>(queryKeys.hardware(id), (data) => (data ? { ...data, ...patch } : data));
+}
+
+/** Live events update every cached list and record they touch (spec section 4). */
+export function applyToCache(queryClient: QueryClient, message: ServerMessage): void {
+  switch (message.type) {
+    case 'access.changed':
+      // The user's roles changed: lists, roles and rights shown are read again.
+      void queryClient.invalidateQueries();
+      return;
+    case 'exhibit.online':
+      patchExhibit(queryClient, message.exhibitId, {
+        online: message.online,
+        lastOnlineChange: message.lastOnlineChange,
+        ...(message.online ? {} : { opMode: 'Off', op_mode: false }),
+      });
+      return;
+    case 'exhibit.opMode':
+      patchExhibit(queryClient, message.id, { opMode: message.mode, op_mode: message.mode === 'On' });
+      return;
+    case 'hardware.online':
+      patchHardware(queryClient, message.hardwareId, { online: message.online });
+      return;
+    case 'hardware.debug':
+      patchHardware(queryClient, message.id, { controlDebug: message.controlDebug });
+      return;
+    case 'hardware.status':
+      patchHardware(queryClient, message.hardwareId, {
+        voltage: message.voltage,
+        temp: message.temp,
+        exhibitState: message.exhibitState,
+        uptime: message.uptime,
+        exhibitIP: message.exhibitIP,
+        updatedAt: message.updatedAt,
+      });
+      return;
+    default:
+      return;
+  }
+}

@@ -22,18 +22,6 @@ export default defineConfig({
           pool: 'forks',
         },
       },
-      {
-        test: {
-          // The exhibit SDK against the real server and PostgreSQL (packages/sdk/src/*.test.ts).
-          name: 'sdk',
-          include: ['packages/sdk/src/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['apps/server/src/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-        },
-      },
       'apps/web/vitest.config.ts',
     ],
   },

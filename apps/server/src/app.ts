@@ -16,18 +16,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { SESSION_COOKIE, type ErrorBody } from '@plinth/shared';
+import type { ErrorBody } from '@plinth/shared';
+import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
 import { AppError } from './lib/app-error.js';
-import { hashSecret } from './lib/crypto.js';
+import { refuseCrossSiteRequest } from './lib/cross-site.js';
 import { logFailedRequest, RequestLogController } from './lib/request-log.js';
 import { refuseUnsafeText } from './lib/unsafe-input.js';
-import './lib/request-user.js';
-import { loadGrants, type Grants } from './modules/access/grants.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { resolveSession } from './modules/auth/sessions.service.js';
-import { supportRoutes } from './modules/support/support.routes.js';
-import { registerApiModules } from './modules/index.js';
+import { registerSessionHook } from './modules/auth/session.hook.js';
+import { apiRoutes } from './modules/index.js';
 import { socketRoutes } from './realtime/socket.routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -48,7 +45,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  await registerPlugins(app);
 
+  app.addHook('onRequest', refuseCrossSiteRequest);
+  registerSessionHook(app, deps);
+  app.addHook('preValidation', refuseUnsafeText);
+  const headers = securityHeaders(deps.config);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.headers(headers);
+    return payload;
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = toErrorResponse(error);
+    if (status >= 500) logFailedRequest(request, status, error);
+    if (error instanceof AppError && error.headers) void reply.headers(error.headers);
+    void reply.status(status).send(body);
+  });
+
+  await app.register(apiRoutes(deps), { prefix: API_PREFIX });
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(socketRoutes(deps));
+  await registerConsole(app, deps.config);
+  return app as unknown as FastifyInstance;
+}
+
+/** Cookies, rate limits (per route only), websockets, multipart uploads and the OpenAPI description. */
+async function registerPlugins(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
   await app.register(rateLimit, {
     global: false,
@@ -69,35 +92,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
+}
 
-  app.decorateRequest('user', null);
-  app.decorateRequest('sessionTokenHash', null);
-  app.decorateRequest('grants', function grantsPlaceholder(): Promise<Grants> {
-    throw new Error('grants used before the auth hook');
-  });
-
-  app.addHook('onRequest', async (request) => {
-    let cached: Promise<Grants> | null = null;
-    request.grants = () => {
-      if (!request.user) return Promise.reject(new AppError('Unauthorized'));
-      cached ??= loadGrants(deps.db, request.user);
-      return cached;
-    };
-    if (!request.url.startsWith('/api/') && !request.url.startsWith('/ws')) return;
-    // The session cookie is SameSite=Lax, which browsers still send on a cross-site top-level GET,
-    // and the spec puts hardware commands on GET. Browsers say where a request comes from; only the
-    // single sign-on flow legitimately arrives from another site.
-    if (request.headers['sec-fetch-site'] === 'cross-site' && !request.url.startsWith('/api/v1/auth/google')) {
-      throw new AppError('Forbidden', 'Requests from other sites are not accepted.');
-    }
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token) return;
-    request.user = await resolveSession(deps, token);
-    request.sessionTokenHash = request.user ? hashSecret(token) : null;
-  });
-  app.addHook('preValidation', refuseUnsafeText);
-
-  const analyticsOrigin = deps.config.ANALYTICS_URL ? new URL(deps.config.ANALYTICS_URL).origin : '';
+/** The headers of every answer: no sniffing, no framing, and the console's content security policy. */
+function securityHeaders(config: Config): Record<string, string> {
+  const analyticsOrigin = config.ANALYTICS_URL ? new URL(config.ANALYTICS_URL).origin : '';
   const contentSecurityPolicy = [
     "default-src 'self'",
     "script-src 'self'",
@@ -114,59 +113,35 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     "form-action 'self'",
     "object-src 'none'",
   ].join('; ');
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('content-security-policy', contentSecurityPolicy);
-    return payload;
-  });
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+    'content-security-policy': contentSecurityPolicy,
+  };
+}
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, body } = toErrorResponse(error);
-    if (status >= 500) logFailedRequest(request, status, error);
-    if (error instanceof AppError && error.headers) void reply.headers(error.headers);
-    void reply.status(status).send(body);
-  });
-
-  await app.register(
-    async (api) => {
-      await api.register(authRoutes(deps));
-      await api.register(supportRoutes(deps));
-      await registerApiModules(api, deps);
-      api.all('/*', async () => {
-        throw new AppError('NotFound');
-      });
-    },
-    { prefix: API_PREFIX },
-  );
-
-  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
-
-  await app.register(socketRoutes(deps));
-
-  const webDist = deps.config.WEB_DIST ? path.resolve(deps.config.WEB_DIST) : DEFAULT_WEB_DIST;
+/** The built console (every other path answers its index.html), or a note saying how to build it. */
+async function registerConsole(app: FastifyInstance, config: Config): Promise<void> {
+  const webDist = config.WEB_DIST ? path.resolve(config.WEB_DIST) : DEFAULT_WEB_DIST;
   const indexHtml = path.join(webDist, 'index.html');
-  if (fs.existsSync(indexHtml)) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-      if (request.url.startsWith('/api/')) throw new AppError('NotFound');
-      const file = request.url.split('?')[0]!.replace(/^\/+/, '');
-      if (file && !file.includes('..') && fs.existsSync(path.join(webDist, file)) && fs.statSync(path.join(webDist, file)).isFile()) {
-        return reply.sendFile(file);
-      }
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  } else {
+  if (!fs.existsSync(indexHtml)) {
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
       reply
         .type('text/plain')
         .send('The Plinth console is not built. Run `npm run build` (or `npm start`), then reload.'),
     );
+    return;
   }
-
-  return app as unknown as FastifyInstance;
+  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    if (request.url.startsWith('/api/')) throw new AppError('NotFound');
+    const file = request.url.split('?')[0]!.replace(/^\/+/, '');
+    if (file && !file.includes('..') && fs.existsSync(path.join(webDist, file)) && fs.statSync(path.join(webDist, file)).isFile()) {
+      return reply.sendFile(file);
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
 }
 
 /** The one place that maps errors to HTTP status and the { response, code, message } body. */

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
-import type { ExhibitGateway } from './devices/exhibit-gateway.js';
-import type { HardwareGateway } from './devices/hardware-gateway.js';
+import type { ExhibitGateway, HardwareGateway } from './devices/ports.js';
 import type { BackgroundTasks } from './lib/background.js';
 import type { Clock } from './lib/clock.js';
 import type { OutboundFetch } from './lib/outbound-fetch.js';

@@ -109,7 +109,10 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
       });
     });
     client.on('error', (error) => this.print(`error: ${error.message}`));
-    client.on('message', (topic, payload) => void this.onMessage(topic, payload));
+    // A command whose answer the connection cut (a drop, a reboot) is lost, as on a real board.
+    client.on('message', (topic, payload) => {
+      this.onMessage(topic, payload).catch((error: Error) => this.print(`could not answer a command: ${error.message}`));
+    });
     client.on('close', () => {
       if (this.client !== client) return;
       this.client = null;
@@ -214,7 +217,9 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     return this.peripherals.find((p) => p.id === peripheralId)?.props.find((p) => p.name === propName);
   }
 
-  private async result(correlationId: string, ok: boolean, error?: string, data?: unknown): Promise<void> {
+  /** Answers a command: whether it worked, why not, and what it read. */
+  private async result(correlationId: string, outcome: { ok: boolean; error?: string; data?: unknown }): Promise<void> {
+    const { ok, error, data } = outcome;
     await this.publish('result', { correlationId, ok, ...(error ? { error } : {}), ...(data !== undefined ? { data } : {}) });
   }
 
@@ -227,36 +232,36 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     switch (command.command) {
       case 'reboot':
         this.print('reboot requested');
-        await this.result(command.correlationId, true);
+        await this.result(command.correlationId, { ok: true });
         await this.reboot();
         return;
       case 'identify':
         this.print('identify: blinking the status LED');
         for (let i = 1; i <= 3; i++) this.print(`identify: blink ${i}/3`);
         this.emit('event', { kind: 'identify' });
-        await this.result(command.correlationId, true);
+        await this.result(command.correlationId, { ok: true });
         return;
       case 'get':
         this.print('get: sending every value');
         await this.announce();
-        await this.result(command.correlationId, true);
+        await this.result(command.correlationId, { ok: true });
         return;
       case 'debug':
         this.debug = command.on;
         this.print(`debug mode ${command.on ? 'on' : 'off'}`);
-        await this.result(command.correlationId, true);
+        await this.result(command.correlationId, { ok: true });
         return;
       case 'set': {
         const prop = this.findProp(command.peripheralId, command.propName);
-        if (!this.debug) return this.result(command.correlationId, false, 'debug mode is off');
-        if (!prop) return this.result(command.correlationId, false, 'unknown peripheral or prop');
-        if (prop.settable !== 'true') return this.result(command.correlationId, false, 'prop is read-only');
+        if (!this.debug) return this.result(command.correlationId, { ok: false, error: 'debug mode is off' });
+        if (!prop) return this.result(command.correlationId, { ok: false, error: 'unknown peripheral or prop' });
+        if (prop.settable !== 'true') return this.result(command.correlationId, { ok: false, error: 'prop is read-only' });
         await this.changeProp(command.peripheralId, command.propName, command.value);
-        await this.result(command.correlationId, true, undefined, { value: command.value });
+        await this.result(command.correlationId, { ok: true, data: { value: command.value } });
         return;
       }
       case 'firmware':
-        await this.result(command.correlationId, true);
+        await this.result(command.correlationId, { ok: true });
         void this.updateFirmware(command);
         return;
     }

@@ -1,11 +1,18 @@
 import type { BoardPeripheral } from '@plinth/shared';
 
-const prop = (
-  name: string,
-  type: string,
-  value: string | number,
-  extra: { settable?: boolean; hide?: boolean; min?: number; max?: number; displayType?: string } = {},
-) => ({
+/** How a prop is declared here: its type and first value, and what the board announces about it (all optional). */
+type PropDeclaration = {
+  type: string;
+  value: string | number;
+  settable?: boolean;
+  hide?: boolean;
+  min?: number;
+  max?: number;
+  displayType?: string;
+};
+
+/** A prop as the board announces it (booleans as the strings the protocol uses). */
+const prop = (name: string, { type, value, ...extra }: PropDeclaration) => ({
   name,
   type,
   value,
@@ -22,32 +29,46 @@ const prop = (
  */
 export function defaultPeripherals(): BoardPeripheral[] {
   return [
-    { id: 'button1', name: 'Button', type: 'button', props: [prop('state', 'button', 0)] },
-    { id: 'trigger1', name: 'Trigger', type: 'trigger', props: [prop('fire', 'trigger', 0, { settable: true })] },
-    { id: 'switch1', name: 'Switch', type: 'switch', props: [prop('state', 'toggle', 0)] },
-    { id: 'relay1', name: 'Relay', type: 'relay', props: [prop('state', 'toggle', 0, { settable: true })] },
-    { id: 'text1', name: 'Display Text', type: 'text', props: [prop('text', 'text', 'hello', { settable: true, max: 33 })] },
-    { id: 'bool1', name: 'Flag', type: 'bool', props: [prop('value', 'toggle', 1, { settable: true })] },
+    { id: 'button1', name: 'Button', type: 'button', props: [prop('state', { type: 'button', value: 0 })] },
+    { id: 'trigger1', name: 'Trigger', type: 'trigger', props: [prop('fire', { type: 'trigger', value: 0, settable: true })] },
+    { id: 'switch1', name: 'Switch', type: 'switch', props: [prop('state', { type: 'toggle', value: 0 })] },
+    { id: 'relay1', name: 'Relay', type: 'relay', props: [prop('state', { type: 'toggle', value: 0, settable: true })] },
+    { id: 'text1', name: 'Display Text', type: 'text', props: [prop('text', { type: 'text', value: 'hello', settable: true, max: 33 })] },
+    { id: 'bool1', name: 'Flag', type: 'bool', props: [prop('value', { type: 'toggle', value: 1, settable: true })] },
     {
       id: 'pwm1',
       name: 'PWM',
       type: 'pwm',
-      props: [prop('duty', 'uint', 128, { settable: true, min: 0, max: 255, displayType: 'uint' }), prop('frequency', 'uint', 1000, { hide: true })],
+      props: [
+        prop('duty', { type: 'uint', value: 128, settable: true, min: 0, max: 255, displayType: 'uint' }),
+        prop('frequency', { type: 'uint', value: 1000, hide: true }),
+      ],
     },
-    { id: 'led1', name: 'LED', type: 'led', props: [prop('color', 'led', '255,0,0,0', { settable: true })] },
+    { id: 'led1', name: 'LED', type: 'led', props: [prop('color', { type: 'led', value: '255,0,0,0', settable: true })] },
     {
       id: 'strip1',
       name: 'LED Strip',
       type: 'addressable led',
-      props: [prop('pixel', 'addressable_led', '0,255,0,0,255,0', { settable: true, max: 59 }), prop('count', 'uint', 60, { hide: true })],
+      props: [
+        prop('pixel', { type: 'addressable_led', value: '0,255,0,0,255,0', settable: true, max: 59 }),
+        prop('count', { type: 'uint', value: 60, hide: true }),
+      ],
     },
-    { id: 'color1', name: 'Colour', type: 'color', props: [prop('rgb', 'led', '255,255,128,0', { settable: true })] },
-    { id: 'byte1', name: 'Byte', type: 'byte', props: [prop('value', 'uint', 0x2a, { settable: true, min: 0, max: 255, displayType: 'hex' })] },
+    { id: 'color1', name: 'Colour', type: 'color', props: [prop('rgb', { type: 'led', value: '255,255,128,0', settable: true })] },
+    {
+      id: 'byte1',
+      name: 'Byte',
+      type: 'byte',
+      props: [prop('value', { type: 'uint', value: 0x2a, settable: true, min: 0, max: 255, displayType: 'hex' })],
+    },
     {
       id: 'int1',
       name: 'Int32',
       type: 'int32',
-      props: [prop('value', 'int', -5, { settable: true, min: -2147483648, max: 2147483647, displayType: 'int' }), prop('reading', 'number', 21.5)],
+      props: [
+        prop('value', { type: 'int', value: -5, settable: true, min: -2147483648, max: 2147483647, displayType: 'int' }),
+        prop('reading', { type: 'number', value: 21.5 }),
+      ],
     },
   ];
 }

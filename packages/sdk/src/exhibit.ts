@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
-import { parseManifest, type Manifest, type ManifestInput, type SettingValue, type WrappedManifestInput } from '../../shared/src/api/manifest.js';
+import { parseManifest, type Manifest, type ManifestInput, type WrappedManifestInput } from '../../shared/src/api/manifest.js';
+import type { SettingValue } from '../../shared/src/api/setting-value.js';
 import {
   EXHIBIT_CLOSE,
   EXHIBIT_HEARTBEAT_MS,

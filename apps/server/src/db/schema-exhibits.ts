@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { exhibits, exhibitTokens } from './schema.js';
+import { createdAt, id, ownedBy, updatedAt } from './columns.js';
+import { exhibits, exhibitTokens } from './schema-core.js';
 
 /**
  * Exhibit runtime tables: what the exhibit's manifest declares (statuses, controls, settings,
@@ -8,12 +9,7 @@ import { exhibits, exhibitTokens } from './schema.js';
  * them in place and saved values survive.
  */
 
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
-const exhibitRef = () =>
-  uuid('exhibit_id')
-    .notNull()
-    .references(() => exhibits.id, { onDelete: 'cascade' });
+const exhibitRef = () => ownedBy('exhibit_id', () => exhibits.id);
 
 /** The last manifest an exhibit sent, as validated, and a hash of its structure (for the lock). */
 export const exhibitManifests = pgTable('exhibit_manifests', {
@@ -28,7 +24,7 @@ export const exhibitManifests = pgTable('exhibit_manifests', {
 export const exhibitStatuses = pgTable(
   'exhibit_statuses',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     manifestId: text('manifest_id').notNull(),
     type: text('type', { enum: ['String', 'Integer', 'Date', 'Color'] }).notNull(),
@@ -45,7 +41,7 @@ export const exhibitStatuses = pgTable(
 export const exhibitControls = pgTable(
   'exhibit_controls',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     manifestId: text('manifest_id').notNull(),
     type: text('type', { enum: ['Single', 'Group'] }).notNull(),
@@ -60,10 +56,8 @@ export const exhibitControls = pgTable(
 export const exhibitControlItems = pgTable(
   'exhibit_control_items',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    controlId: uuid('control_id')
-      .notNull()
-      .references(() => exhibitControls.id, { onDelete: 'cascade' }),
+    id: id(),
+    controlId: ownedBy('control_id', () => exhibitControls.id),
     manifestId: text('manifest_id').notNull(),
     display: text('display').notNull(),
     order: integer('order').notNull().default(0),
@@ -75,7 +69,7 @@ export const exhibitControlItems = pgTable(
 export const exhibitSettingGroups = pgTable(
   'exhibit_setting_groups',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     manifestId: text('manifest_id').notNull(),
     parentManifestId: text('parent_manifest_id'),
@@ -88,7 +82,7 @@ export const exhibitSettingGroups = pgTable(
 export const exhibitSettingLists = pgTable(
   'exhibit_setting_lists',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     manifestId: text('manifest_id').notNull(),
     groupManifestId: text('group_manifest_id'),
@@ -107,7 +101,7 @@ export const exhibitSettingLists = pgTable(
 export const exhibitSettings = pgTable(
   'exhibit_settings',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     manifestId: text('manifest_id').notNull(),
     /** '' for a setting that is not in a list. */
@@ -133,10 +127,8 @@ export const exhibitSettings = pgTable(
 export const exhibitSettingListItems = pgTable(
   'exhibit_setting_list_items',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    listId: uuid('list_id')
-      .notNull()
-      .references(() => exhibitSettingLists.id, { onDelete: 'cascade' }),
+    id: id(),
+    listId: ownedBy('list_id', () => exhibitSettingLists.id),
     listName: text('list_name').notNull(),
     order: integer('order').notNull().default(0),
     values: jsonb('values').notNull().default({}),
@@ -151,7 +143,7 @@ export const exhibitSettingListItems = pgTable(
 export const exhibitConnections = pgTable(
   'exhibit_connections',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     online: boolean('online').notNull(),
     /** The token the connection authenticated with (null once deleted, and for offline rows). */
@@ -168,7 +160,7 @@ export const exhibitConnections = pgTable(
 export const exhibitReportEvents = pgTable(
   'exhibit_report_events',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     name: text('name').notNull(),
     data: jsonb('data'),
@@ -183,7 +175,7 @@ export const exhibitReportEvents = pgTable(
 export const exhibitLogs = pgTable(
   'exhibit_logs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     exhibitId: exhibitRef(),
     level: text('level', { enum: ['debug', 'info', 'warn', 'error'] }).notNull(),
     message: text('message').notNull(),

@@ -1,16 +1,14 @@
 import { bigint, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { hardware } from './schema.js';
+import { createdAt, id, ownedBy } from './columns.js';
+import { hardware } from './schema-core.js';
 
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 /** Firmware files uploaded for one hardware unit (.gbm0 Plinth firmware, .gbm4 user firmware). */
 export const firmware = pgTable(
   'firmware',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    hardwareId: uuid('hardware_id')
-      .notNull()
-      .references(() => hardware.id, { onDelete: 'cascade' }),
+    id: id(),
+    hardwareId: ownedBy('hardware_id', () => hardware.id),
     name: text('name').notNull(),
     version: text('version').notNull(),
     /** Name of the file in the file store (DATA_DIR/firmware/<hardwareId>/). */
@@ -29,10 +27,8 @@ export const firmware = pgTable(
 export const firmwareHistory = pgTable(
   'firmware_history',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    hardwareId: uuid('hardware_id')
-      .notNull()
-      .references(() => hardware.id, { onDelete: 'cascade' }),
+    id: id(),
+    hardwareId: ownedBy('hardware_id', () => hardware.id),
     firmwareId: uuid('firmware_id').references(() => firmware.id, { onDelete: 'set null' }),
     isPlinthFirmware: boolean('is_plinth_firmware').notNull(),
     name: text('name').notNull(),
@@ -51,10 +47,8 @@ export const firmwareHistory = pgTable(
 export const hardwareConnectionHistory = pgTable(
   'hardware_connection_history',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    hardwareId: uuid('hardware_id')
-      .notNull()
-      .references(() => hardware.id, { onDelete: 'cascade' }),
+    id: id(),
+    hardwareId: ownedBy('hardware_id', () => hardware.id),
     online: boolean('online').notNull(),
     reason: text('reason').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),

@@ -2,11 +2,18 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { addInvalidMessages, writeAndLogFailures, type InvalidMessagesWrite } from './hardware-ingest.repository.js';
+import { WriteBatcher } from './write-batcher.js';
 
 /** A board's dropped messages are logged at most this often (ms); the next line counts the ones held back. */
 export const INVALID_MESSAGE_LOG_INTERVAL_MS = 60_000;
 /** Longest reason stored and logged, in characters. */
 const MAX_REASON_LENGTH = 300;
+
+/**
+ * A message dropped on `channel` for `reason` (which names the field, never its value).
+ * `count: false` logs without counting: for messages every instance receives.
+ */
+export type InvalidMessage = { channel: string; reason: string; count?: boolean };
 
 /**
  * What the hardware gateway does with a board's message that fails validation: it is dropped,
@@ -15,11 +22,7 @@ const MAX_REASON_LENGTH = 300;
  * counts into one number), and logged with its reason at most once a minute per board.
  */
 export type InvalidMessages = {
-  /**
-   * A message on `channel` was dropped for `reason` (which names the field, never its value).
-   * `count: false` logs without counting: for messages every instance receives.
-   */
-  record: (hardwareId: string, channel: string, reason: string, options?: { count?: boolean }) => void;
+  record: (hardwareId: string, message: InvalidMessage) => void;
   /** Stores the counts gathered so far. */
   flush: () => Promise<void>;
 };
@@ -32,50 +35,47 @@ export function createInvalidMessages(
 ): InvalidMessages {
   const { db, logger, clock } = deps;
   const logIntervalMs = options.logIntervalMs ?? INVALID_MESSAGE_LOG_INTERVAL_MS;
-  const counts = new Map<string, InvalidMessagesWrite>();
   const logStates = new Map<string, LogState>();
-  let timer: NodeJS.Timeout | null = null;
-  let flushing: Promise<void> = Promise.resolve();
 
   /** Logs the drop unless this board's last line is less than an interval old; then it is held back and counted. */
-  const log = (hardwareId: string, channel: string, reason: string, now: number) => {
+  const log = (hardwareId: string, message: InvalidMessage, now: number) => {
     const state = logStates.get(hardwareId);
     if (state && now - state.loggedAt < logIntervalMs) {
       state.heldBack += 1;
       return;
     }
-    logger.warn({ hardwareId, channel, reason, suppressed: state?.heldBack ?? 0 }, 'invalid board message dropped');
+    logger.warn({ hardwareId, channel: message.channel, reason: message.reason, suppressed: state?.heldBack ?? 0 }, 'invalid board message dropped');
     logStates.set(hardwareId, { loggedAt: now, heldBack: 0 });
   };
 
   /** Forgets boards whose last line is an interval old and that held nothing back since. */
-  const forgetQuietBoards = (now: number) => {
+  const forgetQuietBoards = () => {
+    const now = clock.now().getTime();
     for (const [hardwareId, state] of logStates) {
       if (state.heldBack === 0 && now - state.loggedAt >= logIntervalMs) logStates.delete(hardwareId);
     }
   };
 
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    forgetQuietBoards(clock.now().getTime());
-    if (!counts.size) return flushing;
-    const batch = [...counts.values()];
-    counts.clear();
-    flushing = flushing.then(() => writeAndLogFailures(logger, 'counting invalid board messages failed', () => addInvalidMessages(db, batch)));
-    return flushing;
-  };
+  const counts = new WriteBatcher<InvalidMessagesWrite>({
+    flushMs: options.flushMs,
+    store: (batch) => {
+      forgetQuietBoards();
+      return writeAndLogFailures(logger, 'counting invalid board messages failed', () => addInvalidMessages(db, batch));
+    },
+  });
 
   return {
-    record(hardwareId, channel, reason, recordOptions = {}) {
+    record(hardwareId, message) {
       const at = clock.now();
-      const text = `${channel}: ${reason}`.slice(0, MAX_REASON_LENGTH);
-      log(hardwareId, channel, text, at.getTime());
-      if (recordOptions.count === false) return;
-      const known = counts.get(hardwareId);
-      counts.set(hardwareId, { hardwareId, count: (known?.count ?? 0) + 1, reason: text, at });
-      timer ??= setTimeout(() => void flush(), options.flushMs);
+      const reason = `${message.channel}: ${message.reason}`.slice(0, MAX_REASON_LENGTH);
+      log(hardwareId, { channel: message.channel, reason }, at.getTime());
+      if (message.count === false) return;
+      const known = counts.peek(hardwareId);
+      counts.add(hardwareId, { hardwareId, count: (known?.count ?? 0) + 1, reason, at });
     },
-    flush,
+    flush: () => {
+      forgetQuietBoards();
+      return counts.flush();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { Logger } from 'pino';
-import { BOARD_CHANNELS, hardwareTopic, MQTT_TOPIC_ROOT } from '@plinth/shared';
+import { BOARD_CHANNELS, hardwareTopic, Id, MQTT_TOPIC_ROOT } from '@plinth/shared';
 
 /** Who a board connection is: its hardware id (MQTT username) and the token it used. */
 export type BoardSession = { hardwareId: string; tokenId: string };
@@ -30,8 +30,6 @@ export type EmbeddedBrokerOptions = {
 /** How long a revocation is remembered against checks that began before it (far above any check's time). */
 const REVOCATION_MEMORY_MS = 60_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Returns the refusal aedes expects from authenticate (CONNACK return code). */
 function refusal(code: 4 | 5): Error & { returnCode: number } {
   return Object.assign(new Error(code === 4 ? 'Bad username or password' : 'Not authorized'), { returnCode: code });
@@ -45,85 +43,8 @@ function refusal(code: 4 | 5): Error & { returnCode: number } {
  */
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker();
-  const sessions = new Map<Client, BoardSession>();
-  /** Clients whose credentials were accepted and whose session is not ready yet. */
-  const pending = new Map<Client, BoardSession>();
-  /**
-   * Tokens (and boards) revoked lately, with when. A check of a token that began before its
-   * revocation can still answer "valid" after it: the answer is refused when it comes back, and a
-   * client that got through meanwhile is closed when its session becomes ready.
-   */
-  const revoked = new Map<string, number>();
-  const isRevoked = (session: BoardSession) => revoked.has(session.tokenId) || revoked.has(session.hardwareId);
-  const remember = (key: string) => {
-    const now = Date.now();
-    for (const [old, at] of revoked) if (now - at > REVOCATION_MEMORY_MS) revoked.delete(old);
-    revoked.set(key, now);
-  };
-
-  broker.authenticate = (client, username, password, done) => {
-    if (!username || !password || !UUID.test(username)) {
-      done(refusal(4) as never, false);
-      return;
-    }
-    options
-      .authenticateBoard(username.toLowerCase(), password.toString('utf8'))
-      .then((found) => {
-        const session = found ? { hardwareId: username.toLowerCase(), tokenId: found.tokenId } : null;
-        if (!session || isRevoked(session)) return done(refusal(4) as never, false);
-        pending.set(client, session);
-        done(null, true);
-      })
-      .catch((error: unknown) => {
-        options.logger.error({ err: error }, 'board authentication failed');
-        done(refusal(5) as never, false);
-      });
-  };
-
-  broker.authorizePublish = (client, packet, callback) => {
-    const session = client ? (sessions.get(client) ?? pending.get(client)) : undefined;
-    if (!session) return callback(new Error('Not authorized'));
-    const allowed = BOARD_CHANNELS.some((channel) => packet.topic === hardwareTopic(session.hardwareId, channel));
-    callback(allowed ? null : new Error('Not authorized'));
-  };
-
-  broker.authorizeSubscribe = (client, subscription, callback) => {
-    const session = sessions.get(client) ?? pending.get(client);
-    const allowed = session && subscription.topic === hardwareTopic(session.hardwareId, 'cmd');
-    // A null subscription answers SUBACK 0x80 (refused) and keeps the connection.
-    callback(null, allowed ? subscription : null);
-  };
-
-  // Boards never receive what is not theirs, even through a retained or wildcard path.
-  broker.authorizeForward = (client, packet) => {
-    const session = sessions.get(client);
-    if (!session) return null;
-    return packet.topic.startsWith(`${MQTT_TOPIC_ROOT}/${session.hardwareId}/`) ? packet : null;
-  };
-
-  broker.on('clientReady', (client) => {
-    const session = pending.get(client);
-    if (!session) return;
-    pending.delete(client);
-    if (isRevoked(session)) {
-      client.close();
-      return;
-    }
-    sessions.set(client, session);
-    options.onBoardConnected?.(session);
-  });
-  broker.on('clientDisconnect', (client) => {
-    pending.delete(client);
-    const session = sessions.get(client);
-    if (!session) return;
-    sessions.delete(client);
-    options.onBoardDisconnected?.(session);
-  });
-  // A client refused or broken before it was ready never disconnects as a session.
-  broker.on('clientError', (client) => {
-    if (!sessions.has(client)) pending.delete(client);
-  });
-
+  const sessions = new BoardSessions(options);
+  guardBoards(broker, sessions, options);
   const server = net.createServer(broker.handle as (socket: net.Socket) => void);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -134,31 +55,157 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   return {
     broker,
     port,
-    dropSessions: (hardwareId, tokenId) => {
-      remember(tokenId ?? hardwareId);
-      for (const [client, session] of pending) {
-        if (session.hardwareId !== hardwareId || (tokenId && session.tokenId !== tokenId)) continue;
-        pending.delete(client);
-        client.close();
-      }
-      let dropped = 0;
-      for (const [client, session] of sessions) {
-        if (session.hardwareId !== hardwareId || (tokenId && session.tokenId !== tokenId)) continue;
-        sessions.delete(client);
-        client.close();
-        options.onBoardDisconnected?.(session);
-        dropped += 1;
-      }
-      return dropped;
-    },
-    isConnected: (hardwareId) => {
-      for (const session of sessions.values()) if (session.hardwareId === hardwareId) return true;
-      return false;
-    },
+    dropSessions: (hardwareId, tokenId) => sessions.drop(hardwareId, tokenId),
+    isConnected: (hardwareId) => sessions.isConnected(hardwareId),
     close: async () => {
-      for (const client of sessions.keys()) client.close();
+      sessions.closeAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => broker.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The broker's hooks: authentication against the hardware's tokens, and the topic rules (a board
+ * publishes only its own channels, subscribes only to its own `cmd`, receives only its own topics).
+ */
+function guardBoards(broker: Aedes, sessions: BoardSessions, options: EmbeddedBrokerOptions): void {
+  // eslint-disable-next-line max-params -- aedes calls this hook with four arguments
+  broker.authenticate = (client, username, password, done) => {
+    if (!username || !password || !Id.safeParse(username).success) {
+      done(refusal(4) as never, false);
+      return;
+    }
+    const hardwareId = username.toLowerCase();
+    options
+      .authenticateBoard(hardwareId, password.toString('utf8'))
+      .then((found) => {
+        if (sessions.admit(client, found ? { hardwareId, tokenId: found.tokenId } : null)) done(null, true);
+        else done(refusal(4) as never, false);
+      })
+      .catch((error: unknown) => {
+        options.logger.error({ err: error }, 'board authentication failed');
+        done(refusal(5) as never, false);
+      });
+  };
+  broker.authorizePublish = (client, packet, callback) => {
+    const session = client ? sessions.of(client) : undefined;
+    if (!session) return callback(new Error('Not authorized'));
+    const allowed = BOARD_CHANNELS.some((channel) => packet.topic === hardwareTopic(session.hardwareId, channel));
+    callback(allowed ? null : new Error('Not authorized'));
+  };
+  broker.authorizeSubscribe = (client, subscription, callback) => {
+    const session = sessions.of(client);
+    const allowed = session && subscription.topic === hardwareTopic(session.hardwareId, 'cmd');
+    // A null subscription answers SUBACK 0x80 (refused) and keeps the connection.
+    callback(null, allowed ? subscription : null);
+  };
+  // Boards never receive what is not theirs, even through a retained or wildcard path.
+  broker.authorizeForward = (client, packet) => {
+    const session = sessions.live.get(client);
+    if (!session) return null;
+    return packet.topic.startsWith(`${MQTT_TOPIC_ROOT}/${session.hardwareId}/`) ? packet : null;
+  };
+  broker.on('clientReady', (client) => sessions.ready(client));
+  broker.on('clientDisconnect', (client) => sessions.disconnected(client));
+  broker.on('clientError', (client) => sessions.failed(client));
+}
+
+/**
+ * The board sessions of the embedded broker, from accepted credentials to disconnect, and the
+ * revocations that must close them.
+ */
+class BoardSessions {
+  /** Sessions that are ready, by client. */
+  readonly live = new Map<Client, BoardSession>();
+  /** Clients whose credentials were accepted and whose session is not ready yet. */
+  private readonly pending = new Map<Client, BoardSession>();
+  /**
+   * Tokens (and boards) revoked lately, with when. A check of a token that began before its
+   * revocation can still answer "valid" after it: the answer is refused when it comes back, and a
+   * client that got through meanwhile is closed when its session becomes ready.
+   */
+  private readonly revoked = new Map<string, number>();
+
+  constructor(private readonly options: EmbeddedBrokerOptions) {}
+
+  /** A client's session, ready or not. */
+  of(client: Client): BoardSession | undefined {
+    return this.live.get(client) ?? this.pending.get(client);
+  }
+
+  /** Credentials were checked: answers whether the client may connect (they were valid and not revoked since). */
+  admit(client: Client, session: BoardSession | null): boolean {
+    if (!session || this.isRevoked(session)) return false;
+    this.pending.set(client, session);
+    return true;
+  }
+
+  /** The client's session is ready: it counts as connected, unless its token was revoked meanwhile. */
+  ready(client: Client): void {
+    const session = this.pending.get(client);
+    if (!session) return;
+    this.pending.delete(client);
+    if (this.isRevoked(session)) {
+      client.close();
+      return;
+    }
+    this.live.set(client, session);
+    this.options.onBoardConnected?.(session);
+  }
+
+  /** The client went away: a ready session is reported disconnected. */
+  disconnected(client: Client): void {
+    this.pending.delete(client);
+    const session = this.live.get(client);
+    if (!session) return;
+    this.live.delete(client);
+    this.options.onBoardDisconnected?.(session);
+  }
+
+  /** A client refused or broken before it was ready never disconnects as a session. */
+  failed(client: Client): void {
+    if (!this.live.has(client)) this.pending.delete(client);
+  }
+
+  /** Revokes a token (or a whole board) and closes its connections; answers how many ready ones were closed. */
+  drop(hardwareId: string, tokenId?: string): number {
+    this.remember(tokenId ?? hardwareId);
+    const matches = (session: BoardSession) => session.hardwareId === hardwareId && (!tokenId || session.tokenId === tokenId);
+    for (const [client, session] of this.pending) {
+      if (!matches(session)) continue;
+      this.pending.delete(client);
+      client.close();
+    }
+    let dropped = 0;
+    for (const [client, session] of this.live) {
+      if (!matches(session)) continue;
+      this.live.delete(client);
+      client.close();
+      this.options.onBoardDisconnected?.(session);
+      dropped += 1;
+    }
+    return dropped;
+  }
+
+  /** Whether the board has at least one ready connection. */
+  isConnected(hardwareId: string): boolean {
+    for (const session of this.live.values()) if (session.hardwareId === hardwareId) return true;
+    return false;
+  }
+
+  /** Closes every ready connection (the broker is stopping). */
+  closeAll(): void {
+    for (const client of this.live.keys()) client.close();
+  }
+
+  private isRevoked(session: BoardSession): boolean {
+    return this.revoked.has(session.tokenId) || this.revoked.has(session.hardwareId);
+  }
+
+  private remember(key: string): void {
+    const now = Date.now();
+    for (const [old, at] of this.revoked) if (now - at > REVOCATION_MEMORY_MS) this.revoked.delete(old);
+    this.revoked.set(key, now);
+  }
 }

@@ -1,5 +1,13 @@
 import { ERROR_MESSAGES, statusForCode, type ErrorBody, type ErrorCode } from '@plinth/shared';
 
+/** What an error carries besides its code and message. */
+export type AppErrorExtras = {
+  /** Facts the body carries as `details` (e.g. the locked exhibits, the seconds to wait). */
+  details?: unknown;
+  /** HTTP headers the answer carries (e.g. Retry-After on TooManyRequests). */
+  headers?: Record<string, string>;
+};
+
 /** The one error class of the server: a code of the closed list, mapped to HTTP in one place. */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -10,13 +18,13 @@ export class AppError extends Error {
   /** HTTP headers the answer carries (e.g. Retry-After on TooManyRequests). */
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message?: string, details?: unknown, headers?: Record<string, string>) {
+  constructor(code: ErrorCode, message?: string, extras: AppErrorExtras = {}) {
     super(message ?? ERROR_MESSAGES[code]);
     this.code = code;
     this.status = statusForCode(code);
-    this.details = details;
+    this.details = extras.details;
     this.response = message ?? code;
-    this.headers = headers;
+    this.headers = extras.headers;
   }
 
   toBody(): ErrorBody {

@@ -160,129 +160,156 @@ function parseTarget(raw: string | URL, isRedirect: boolean): URL {
   return url;
 }
 
+/** The client's settings with their defaults applied. */
+type OutboundPolicy = {
+  allowPrivate: boolean;
+  /** Loopback `host:port` pairs tests may fetch (lower case). */
+  loopbackHosts: ReadonlySet<string>;
+  resolve: (hostname: string) => Promise<ResolvedAddress[]>;
+  timeoutMs: number;
+  maxRedirects: number;
+  maxBodyBytes: number;
+};
+
+/** One request as it goes from hop to hop (a redirect may change its method and drop its body). */
+type Hop = { url: URL; method: string; headers: Record<string, string>; body: string | undefined };
+
 export function createOutboundFetch(options: OutboundOptions): OutboundFetch {
-  const resolve = options.resolve ?? systemResolve;
-  const loopbackHosts = new Set((options.allowLoopbackHostsForTests ?? []).map((h) => h.toLowerCase()));
-  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-
-  /** Why the address may not be fetched, or null when it may. */
-  const refusedBecause = (url: URL, address: string): string | null => {
-    const kind = classifyAddress(address);
-    if (kind === 'public') return null;
-    if (kind === 'private') {
-      return options.allowPrivate
-        ? null
-        : 'it is on a private network. To let Plinth reach services on the local network (a LAN content manager), set OUTBOUND_ALLOW_PRIVATE=1 on the server.';
-    }
-    if (kind === 'loopback' && loopbackHosts.has(url.host.toLowerCase())) return null;
-    return `Plinth does not fetch ${kind} addresses (loopback, link-local, cloud metadata, reserved).`;
+  const policy: OutboundPolicy = {
+    allowPrivate: options.allowPrivate,
+    loopbackHosts: new Set((options.allowLoopbackHostsForTests ?? []).map((h) => h.toLowerCase())),
+    resolve: options.resolve ?? systemResolve,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
+  return (input, request = {}) => fetchChecked(policy, input, request);
+}
 
-  /** The addresses to connect to, every one of them allowed. */
-  const checkedAddresses = async (url: URL, isRedirect: boolean, signal: AbortSignal): Promise<ResolvedAddress[]> => {
-    const hostname = url.hostname.replace(/^\[|\]$/g, '');
-    const literal = net.isIP(hostname);
-    let addresses: ResolvedAddress[];
-    if (literal) {
-      addresses = [{ address: hostname, family: literal === 6 ? 6 : 4 }];
-    } else {
-      if (METADATA_HOSTNAMES.has(hostname.toLowerCase().replace(/\.$/, ''))) {
-        throw refusal(url, isRedirect, 'Plinth does not fetch cloud metadata services.');
-      }
-      try {
-        addresses = await Promise.race([resolve(hostname), whenAborted(signal)]);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw new OutboundError('unreachable', `The name ${hostname} could not be resolved.`, { cause: error });
-      }
-      if (addresses.length === 0) throw new OutboundError('unreachable', `The name ${hostname} has no address.`);
-    }
-    for (const { address } of addresses) {
-      const why = refusedBecause(url, address);
-      if (why) throw refusal(url, isRedirect, why);
-    }
-    return addresses;
-  };
+/** Why the address may not be fetched, or null when it may. */
+function refusedBecause(policy: OutboundPolicy, url: URL, address: string): string | null {
+  const kind = classifyAddress(address);
+  if (kind === 'public') return null;
+  if (kind === 'private') {
+    return policy.allowPrivate
+      ? null
+      : 'it is on a private network. To let Plinth reach services on the local network (a LAN content manager), set OUTBOUND_ALLOW_PRIVATE=1 on the server.';
+  }
+  if (kind === 'loopback' && policy.loopbackHosts.has(url.host.toLowerCase())) return null;
+  return `Plinth does not fetch ${kind} addresses (loopback, link-local, cloud metadata, reserved).`;
+}
 
-  return async (input, request = {}) => {
-    const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const signal = AbortSignal.timeout(timeoutMs);
-    let url = parseTarget(input, false);
-    let method = (request.method ?? 'GET').toUpperCase();
-    let body = request.body;
-    const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+/** The addresses to connect to for `url`, every one of them allowed (a redirect's refusal is a 502, the caller's a 400). */
+async function checkedAddresses(
+  policy: OutboundPolicy,
+  { url, isRedirect }: { url: URL; isRedirect: boolean },
+  signal: AbortSignal,
+): Promise<ResolvedAddress[]> {
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const literal = net.isIP(hostname);
+  let addresses: ResolvedAddress[];
+  if (literal) {
+    addresses = [{ address: hostname, family: literal === 6 ? 6 : 4 }];
+  } else {
+    if (METADATA_HOSTNAMES.has(hostname.toLowerCase().replace(/\.$/, ''))) {
+      throw refusal(url, isRedirect, 'Plinth does not fetch cloud metadata services.');
+    }
     try {
-      for (let hop = 0; ; hop += 1) {
-        const addresses = await checkedAddresses(url, hop > 0, signal);
-        const answer = await send(url, addresses, { method, headers, body }, signal);
-        const location = answer.headers.location;
-        if (!REDIRECT_STATUSES.has(answer.statusCode ?? 0) || !location) {
-          return await toResponse(answer, maxBodyBytes);
-        }
-        answer.resume();
-        if (hop >= maxRedirects) {
-          throw new OutboundError('redirects', `${url.host} redirected more than ${maxRedirects} times.`);
-        }
-        const next = parseTarget(new URL(location, url), true);
-        const status = answer.statusCode!;
-        if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
-          if (method !== 'HEAD') method = 'GET';
-          body = undefined;
-          delete headers['content-type'];
-        }
-        if (next.origin !== url.origin) {
-          if (body !== undefined) throw refusal(next, true, 'the redirect would resend the request body to another address.');
-          for (const name of CREDENTIAL_HEADERS) delete headers[name];
-        }
-        url = next;
-      }
+      addresses = await Promise.race([policy.resolve(hostname), whenAborted(signal)]);
     } catch (error) {
-      if (error instanceof AppError || error instanceof OutboundError) throw error;
-      if (signal.aborted) {
-        throw new OutboundError('timeout', `${url.host} did not answer within ${timeoutMs / 1000} s.`, { cause: error });
-      }
-      throw new OutboundError('unreachable', `${url.host} could not be reached.`, { cause: error });
+      if (signal.aborted) throw error;
+      throw new OutboundError('unreachable', `The name ${hostname} could not be resolved.`, { cause: error });
     }
-  };
-
-  function send(
-    url: URL,
-    addresses: ResolvedAddress[],
-    request: { method: string; headers: Record<string, string>; body: string | undefined },
-    signal: AbortSignal,
-  ): Promise<http.IncomingMessage> {
-    // Node calls this instead of DNS (and skips it for IP literals, which are checked already).
-    const lookup = ((_hostname, lookupOptions, callback) => {
-      if (lookupOptions.all) callback(null, addresses);
-      else callback(null, addresses[0]!.address, addresses[0]!.family);
-    }) as LookupFunction;
-    const headers = { ...request.headers };
-    if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-    const client = url.protocol === 'https:' ? https : http;
-    return new Promise((resolve, reject) => {
-      const outgoing = client.request(url, { method: request.method, headers, agent: false, lookup, signal }, resolve);
-      outgoing.on('error', reject);
-      outgoing.end(request.body);
-    });
+    if (addresses.length === 0) throw new OutboundError('unreachable', `The name ${hostname} has no address.`);
   }
-
-  async function toResponse(answer: http.IncomingMessage, limit: number): Promise<Response> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of answer as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) {
-        answer.destroy();
-        throw new OutboundError('too-large', `The answer is larger than ${limit} bytes.`);
-      }
-      chunks.push(chunk);
-    }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      for (const item of [value ?? []].flat()) headers.append(name, item);
-    }
-    const status = answer.statusCode ?? 502;
-    return new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers });
+  for (const { address } of addresses) {
+    const why = refusedBecause(policy, url, address);
+    if (why) throw refusal(url, isRedirect, why);
   }
+  return addresses;
+}
+
+/** Sends the request hop by hop, checking every address it connects to, and answers the last hop's answer. */
+async function fetchChecked(policy: OutboundPolicy, input: string, request: OutboundRequest): Promise<Response> {
+  const timeoutMs = request.timeoutMs ?? policy.timeoutMs;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  let hop: Hop = { url: parseTarget(input, false), method: (request.method ?? 'GET').toUpperCase(), headers, body: request.body };
+  try {
+    for (let count = 0; ; count += 1) {
+      const addresses = await checkedAddresses(policy, { url: hop.url, isRedirect: count > 0 }, signal);
+      const answer = await send(hop, addresses, signal);
+      const location = answer.headers.location;
+      if (!REDIRECT_STATUSES.has(answer.statusCode ?? 0) || !location) {
+        return await toResponse(answer, policy.maxBodyBytes);
+      }
+      answer.resume();
+      if (count >= policy.maxRedirects) {
+        throw new OutboundError('redirects', `${hop.url.host} redirected more than ${policy.maxRedirects} times.`);
+      }
+      hop = redirected(hop, { status: answer.statusCode!, location });
+    }
+  } catch (error) {
+    if (error instanceof AppError || error instanceof OutboundError) throw error;
+    if (signal.aborted) {
+      throw new OutboundError('timeout', `${hop.url.host} did not answer within ${timeoutMs / 1000} s.`, { cause: error });
+    }
+    throw new OutboundError('unreachable', `${hop.url.host} could not be reached.`, { cause: error });
+  }
+}
+
+/**
+ * The request a redirect asks for: 303 (and 301/302 after a POST) turn into a GET without body;
+ * another origin gets no credentials, and never a body.
+ */
+function redirected(hop: Hop, answer: { status: number; location: string }): Hop {
+  const next: Hop = { ...hop, url: parseTarget(new URL(answer.location, hop.url), true), headers: { ...hop.headers } };
+  const { status } = answer;
+  if (status === 303 || ((status === 301 || status === 302) && hop.method === 'POST')) {
+    if (hop.method !== 'HEAD') next.method = 'GET';
+    next.body = undefined;
+    delete next.headers['content-type'];
+  }
+  if (next.url.origin !== hop.url.origin) {
+    if (next.body !== undefined) throw refusal(next.url, true, 'the redirect would resend the request body to another address.');
+    for (const name of CREDENTIAL_HEADERS) delete next.headers[name];
+  }
+  return next;
+}
+
+/** One HTTP exchange with the checked addresses (Node connects to them instead of looking the name up again). */
+function send(hop: Hop, addresses: ResolvedAddress[], signal: AbortSignal): Promise<http.IncomingMessage> {
+  // Node calls this instead of DNS (and skips it for IP literals, which are checked already).
+  const lookup = ((_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  }) as LookupFunction;
+  const headers = { ...hop.headers };
+  if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
+  const client = hop.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const outgoing = client.request(hop.url, { method: hop.method, headers, agent: false, lookup, signal }, resolve);
+    outgoing.on('error', reject);
+    outgoing.end(hop.body);
+  });
+}
+
+/** The answer as a fetch Response, its body read up to `limit` bytes. */
+async function toResponse(answer: http.IncomingMessage, limit: number): Promise<Response> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      answer.destroy();
+      throw new OutboundError('too-large', `The answer is larger than ${limit} bytes.`);
+    }
+    chunks.push(chunk);
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, item);
+  }
+  const status = answer.statusCode ?? 502;
+  return new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers });
 }

@@ -1,6 +1,17 @@
 import type { Mail } from './mailer.js';
 
-export function invitationMail(to: string, link: string, scopeName: string, inviterName: string): Mail {
+/** Who is invited where, and by whom. */
+export type Invitation = {
+  to: string;
+  /** The create-account link (works once, expires in 7 days). */
+  link: string;
+  /** What the invitation gives access to, as the invited person reads it (an organization, or a site and its organization). */
+  scopeName: string;
+  inviterName: string;
+};
+
+/** Tells someone without an account that they were given access, with the link that creates the account. */
+export function invitationMail({ to, link, scopeName, inviterName }: Invitation): Mail {
   return {
     to,
     subject: `You have been invited to ${scopeName} on Plinth`,
@@ -28,12 +39,11 @@ export function resetPasswordMail(to: string, link: string): Mail {
   };
 }
 
-export function supportTicketMail(
-  to: string,
-  from: { email: string; name: string },
-  subject: string,
-  description: string,
-): Mail {
+/** A support ticket from a signed-in user, to the installation's support address. */
+export type SupportTicket = { to: string; from: { email: string; name: string }; subject: string; description: string };
+
+/** The ticket as mailed to support; replies go to the user who sent it. */
+export function supportTicketMail({ to, from, subject, description }: SupportTicket): Mail {
   return {
     to,
     replyTo: from.email,

@@ -1,22 +1,67 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
+import { AppError } from '../lib/app-error.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { authenticated } from './auth/authenticated.js';
+import { currentUserRoutes } from './auth/current-user.routes.js';
 import { userAdminRoutes } from './auth/user-admin.routes.js';
 import { exhibitRoutes } from './exhibit/exhibit.routes.js';
+import { exhibitAuthenticateRoutes } from './exhibit-runtime/exhibit-authenticate.routes.js';
 import { exhibitRuntimeRoutes } from './exhibit-runtime/exhibit-runtime.routes.js';
+import { exhibitSettingListRoutes } from './exhibit-runtime/exhibit-setting-list.routes.js';
+import { exhibitTokenRoutes } from './exhibit-runtime/exhibit-tokens.routes.js';
 import { hardwareRoutes } from './hardware/hardware.routes.js';
-import { hardwareRuntimeRoutes } from './hardware-runtime/hardware-runtime.routes.js';
+import { firmwareDownloadRoutes } from './hardware-runtime/firmware-download.routes.js';
+import { firmwareRoutes } from './hardware-runtime/firmware.routes.js';
+import { hardwareCommandRoutes } from './hardware-runtime/hardware-commands.routes.js';
+import { hardwareTokenRoutes } from './hardware-runtime/hardware-tokens.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
 import { permissionRoutes } from './permission/permission.routes.js';
+import { settingsRoutes } from './settings/settings.routes.js';
 import { siteRoutes } from './site/site.routes.js';
+import { publicConfigRoutes } from './support/public-config.routes.js';
+import { supportRoutes } from './support/support.routes.js';
 
-/** Registers every REST module under the API prefix. */
-export async function registerApiModules(api: FastifyInstance, deps: AppDeps): Promise<void> {
-  await api.register(userAdminRoutes(deps));
-  await api.register(organizationRoutes(deps));
-  await api.register(siteRoutes(deps));
-  await api.register(permissionRoutes(deps));
-  await api.register(exhibitRoutes(deps));
-  await api.register(exhibitRuntimeRoutes(deps));
-  await api.register(hardwareRoutes(deps));
-  await api.register(hardwareRuntimeRoutes(deps));
+/**
+ * The routes open to everyone: sign-in, sign-out, account links and single sign-on; the public
+ * config; the exhibit SDK's and the boards' own credentials (exhibit token, Basic auth).
+ */
+const PUBLIC_ROUTES = [authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes];
+
+/** Everything else: each needs a signed-in user. */
+const SIGNED_IN_ROUTES = [
+  currentUserRoutes,
+  userAdminRoutes,
+  supportRoutes,
+  organizationRoutes,
+  siteRoutes,
+  settingsRoutes,
+  permissionRoutes,
+  exhibitRoutes,
+  exhibitTokenRoutes,
+  exhibitRuntimeRoutes,
+  exhibitSettingListRoutes,
+  hardwareRoutes,
+  hardwareTokenRoutes,
+  hardwareCommandRoutes,
+  firmwareRoutes,
+];
+
+/**
+ * Every REST module under the API prefix (/api/v1). Authentication is declared here, once: the
+ * public routes are listed above, every other route sits in the `authenticated` group, which
+ * answers 401 to a caller who is not signed in.
+ */
+export function apiRoutes(deps: AppDeps) {
+  return async (api: FastifyInstance): Promise<void> => {
+    for (const routes of PUBLIC_ROUTES) await api.register(routes(deps));
+    await api.register(
+      authenticated(async (app) => {
+        for (const routes of SIGNED_IN_ROUTES) await app.register(routes(deps));
+      }),
+    );
+    api.all('/*', async () => {
+      throw new AppError('NotFound');
+    });
+  };
 }

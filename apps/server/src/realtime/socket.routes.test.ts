@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { topicFor, type Role } from '@plinth/shared';
-import { exhibits, hardware, organizationPermissions, organizations, sites } from '../db/schema.js';
+import { createExhibit, createHardware, createOrganization, createSite, uniqueName, userWith } from '../test/factories.js';
 import { SocketClient } from '../test/socket-client.js';
 import type { TestClient } from '../test/test-client.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
@@ -9,27 +9,11 @@ import { hubSubscription } from './hub.js';
 
 let server: TestServer;
 
-async function insertOrganization(name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(organizations).values({ name: `${name} ${randomUUID().slice(0, 6)}` }).returning();
-  return row!.id;
-}
-async function insertSite(organizationId: string): Promise<string> {
-  const [row] = await server.deps.db.insert(sites).values({ organizationId, name: 'Hall' }).returning();
-  return row!.id;
-}
-async function insertExhibit(siteId: string, name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(exhibits).values({ siteId, name }).returning();
-  return row!.id;
-}
-async function insertHardware(siteId: string, name: string): Promise<string> {
-  const [row] = await server.deps.db.insert(hardware).values({ siteId, name }).returning();
-  return row!.id;
-}
-async function userOf(organizationId: string, role: Role): Promise<TestClient> {
-  const user = await server.signUp();
-  await server.deps.db.insert(organizationPermissions).values({ organizationId, userId: user.id, role });
-  return user.client;
-}
+const insertOrganization = async (name: string) => (await createOrganization(server.deps.db, uniqueName(name))).id;
+const insertSite = async (organizationId: string) => (await createSite(server.deps.db, organizationId, 'Hall')).id;
+const insertExhibit = async (siteId: string, name: string) => (await createExhibit(server.deps.db, siteId, name)).id;
+const insertHardware = async (siteId: string, name: string) => (await createHardware(server.deps.db, siteId, name)).id;
+const userOf = (organizationId: string, role: Role): Promise<TestClient> => userWith(server, ['organization', organizationId, role]);
 
 /** Opens a console socket on the test server; it is closed after the test. */
 async function openSocket(headers: Record<string, string> = {}): Promise<SocketClient> {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeText, topicFor, type ServerMessage } from '@plinth/shared';
+import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeText, Id, topicFor, type ServerMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { hashSecret } from '../lib/crypto.js';
 import { describeFailure } from '../lib/describe-failure.js';
-import type { AuthUser } from '../lib/request-user.js';
 import { loadGrants } from '../modules/access/grants.js';
+import type { AuthUser } from '../modules/auth/auth-user.js';
 import { findExhibitRefs, findHardwareRefs } from '../modules/access/refs.repository.js';
 import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessions.service.js';
 import { listenToAccessChanges } from './access-notices.js';
@@ -21,7 +21,8 @@ export const CONSOLE_PING_MS = 30_000;
  */
 export const SESSION_RECHECK_MS = 5_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A well-formed record id; anything else is left out before it reaches the database. */
+const isId = (id: string): boolean => Id.safeParse(id).success;
 
 /**
  * The realtime socket for the console. It authenticates from the session cookie on upgrade, or
@@ -42,7 +43,11 @@ export function socketRoutes(deps: AppDeps) {
     app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
       // Exhibit SDK connections (`/ws?client=exhibit`) belong to the exhibit gateway.
       if (deps.exhibitGateway.isExhibitSocket(request)) return deps.exhibitGateway.accept(socket, request);
-      const connection = new ConsoleConnection(deps, socket, request.user, request.sessionTokenHash, () => open.delete(connection));
+      const connection = new ConsoleConnection(deps, socket, {
+        user: request.sessionUser,
+        sessionHash: request.sessionTokenHash,
+        onStop: () => open.delete(connection),
+      });
       open.add(connection);
       connection.start();
     });
@@ -59,6 +64,14 @@ async function recheckSessions(deps: AppDeps, open: Set<ConsoleConnection>): Pro
   }
 }
 
+/** Who a console socket starts as (from the upgrade's session cookie), and what to do when it stops. */
+type ConsoleConnectionStart = {
+  user: AuthUser | null;
+  /** SHA-256 of the session token the socket authenticated with. */
+  sessionHash: string | null;
+  onStop: () => void;
+};
+
 class ConsoleConnection {
   private readonly subscriptions = new Map<string, () => void>();
   private accessListener: HubSubscription | null = null;
@@ -66,15 +79,20 @@ class ConsoleConnection {
   private pingTimer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  private user: AuthUser | null;
+  /** SHA-256 of the session token the socket authenticated with. */
+  sessionHash: string | null;
+  private readonly onStop: () => void;
 
   constructor(
     private readonly deps: AppDeps,
     private readonly socket: WebSocket,
-    private user: AuthUser | null,
-    /** SHA-256 of the session token the socket authenticated with. */
-    public sessionHash: string | null,
-    private readonly onStop: () => void,
-  ) {}
+    start: ConsoleConnectionStart,
+  ) {
+    this.user = start.user;
+    this.sessionHash = start.sessionHash;
+    this.onStop = start.onStop;
+  }
 
   start(): void {
     this.send({ type: 'handshake', authenticated: Boolean(this.user), userId: this.user?.id });
@@ -209,8 +227,8 @@ class ConsoleConnection {
   private async allowedIds(exhibitIds: string[], hardwareIds: string[]) {
     const grants = await loadGrants(this.deps.db, this.user!);
     const [exhibitRefs, hardwareRefs] = await Promise.all([
-      findExhibitRefs(this.deps.db, [...new Set(exhibitIds)].filter((id) => UUID.test(id))),
-      findHardwareRefs(this.deps.db, [...new Set(hardwareIds)].filter((id) => UUID.test(id))),
+      findExhibitRefs(this.deps.db, [...new Set(exhibitIds)].filter(isId)),
+      findHardwareRefs(this.deps.db, [...new Set(hardwareIds)].filter(isId)),
     ]);
     return {
       exhibitIds: exhibitRefs.filter((ref) => grants.exhibitRole(ref)).map((ref) => ref.id),

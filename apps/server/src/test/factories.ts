@@ -1,18 +1,17 @@
-import { ORGANIZATION_SETTINGS, SITE_SETTINGS, topicFor, type RealtimeEvent, type Role } from '@plinth/shared';
+import { topicFor, type RealtimeEvent, type Role } from '@plinth/shared';
 import type { Db } from '../db/client.js';
-import {
-  exhibitPermissions,
-  exhibits,
-  hardware,
-  organizationPermissions,
-  organizationSettings,
-  organizations,
-  sitePermissions,
-  siteSettings,
-  sites,
-} from '../db/schema.js';
+import { insertExhibit, type NewExhibit } from '../modules/exhibit/exhibit.repository.js';
+import { insertHardware, type NewHardware } from '../modules/hardware/hardware.repository.js';
+import { insertOrganization } from '../modules/organization/organization.repository.js';
+import { insertGrant, type GrantScope } from '../modules/permission/permission.repository.js';
+import { insertSite } from '../modules/site/site.repository.js';
 import type { TestClient } from './test-client.js';
 import type { TestServer } from './test-server.js';
+
+/*
+ * Test data made through the repositories' own inserts, so a record made here is exactly what
+ * the server makes (an organization or site with its default settings, a grant in its table).
+ */
 
 let sequence = 0;
 
@@ -24,26 +23,12 @@ export function uniqueName(prefix: string): string {
 
 /** An organization with its default settings, as POST /org-management/organization makes it. */
 export async function createOrganization(db: Db, name = uniqueName('Org')) {
-  const [org] = await db.insert(organizations).values({ name }).returning();
-  await db.insert(organizationSettings).values(
-    ORGANIZATION_SETTINGS.map((def) => ({
-      organizationId: org!.id,
-      idString: def.idString,
-      display: def.display,
-      value: def.defaultValue,
-      inherited: def.inherited ?? false,
-    })),
-  );
-  return org!;
+  return insertOrganization(db, name);
 }
 
 /** A site with its default settings, as POST /org-management/site makes it. */
 export async function createSite(db: Db, organizationId: string, name = uniqueName('Site')) {
-  const [site] = await db.insert(sites).values({ organizationId, name }).returning();
-  await db.insert(siteSettings).values(
-    SITE_SETTINGS.map((def) => ({ siteId: site!.id, idString: def.idString, display: def.display, value: def.defaultValue })),
-  );
-  return site!;
+  return insertSite(db, { organizationId, name });
 }
 
 /** An exhibit in a site; `values` sets any other column (online, opMode, leaderId, manifestLocked…). */
@@ -51,10 +36,9 @@ export async function createExhibit(
   db: Db,
   siteId: string,
   name = uniqueName('Exhibit'),
-  values: Omit<Partial<typeof exhibits.$inferInsert>, 'siteId' | 'name'> = {},
+  values: Omit<Partial<NewExhibit>, 'siteId' | 'name'> = {},
 ) {
-  const [exhibit] = await db.insert(exhibits).values({ manifestLocked: false, ...values, siteId, name }).returning();
-  return exhibit!;
+  return insertExhibit(db, { manifestLocked: false, ...values, siteId, name });
 }
 
 /** A hardware board in a site; `values` sets any other column (exhibitId, online, peripherals…). */
@@ -62,25 +46,14 @@ export async function createHardware(
   db: Db,
   siteId: string,
   name = uniqueName('Board'),
-  values: Omit<Partial<typeof hardware.$inferInsert>, 'siteId' | 'name'> = {},
+  values: Omit<Partial<NewHardware>, 'siteId' | 'name'> = {},
 ) {
-  const [board] = await db.insert(hardware).values({ ...values, siteId, name }).returning();
-  return board!;
+  return insertHardware(db, { ...values, siteId, name });
 }
-
-export type GrantScope = 'organization' | 'site' | 'exhibit';
 
 /** Gives a user a role on an organization, a site or an exhibit (what the permission routes store); answers the grant's id. */
 export async function grant(db: Db, scope: GrantScope, id: string, userId: string, role: Role): Promise<string> {
-  if (scope === 'organization') {
-    const [row] = await db.insert(organizationPermissions).values({ organizationId: id, userId, role }).returning();
-    return row!.id;
-  } else if (scope === 'site') {
-    const [row] = await db.insert(sitePermissions).values({ siteId: id, userId, role }).returning();
-    return row!.id;
-  }
-  const [row] = await db.insert(exhibitPermissions).values({ exhibitId: id, userId, role }).returning();
-  return row!.id;
+  return insertGrant(db, { scope, scopeId: id, userId, role });
 }
 
 /** One grant to hand out: the role on the organization, site or exhibit with that id. */

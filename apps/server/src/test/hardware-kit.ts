@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { topicFor, type RealtimeEvent } from '@plinth/shared';
 import { SimulatedBoard, type SimulatedBoardOptions } from '@plinth/hardware-sim';
-import { hardware, organizations, sites } from '../db/schema.js';
+import { findHardwareRecord } from '../modules/hardware/hardware.repository.js';
+import { createHardware, createOrganization, createSite } from './factories.js';
 import type { TestServer } from './test-server.js';
 import type { TestClient } from './test-client.js';
 
@@ -16,18 +16,18 @@ export async function waitUntil<T>(check: () => T | Promise<T>, what: string, ti
   }
 }
 
-/** An organization, a site and a hardware row, made directly in the database. */
+/** An organization, a site and a hardware unit in it (through the factories). */
 export async function createHardwareRow(server: TestServer, name = 'Board') {
   const db = server.deps.db;
-  const [org] = await db.insert(organizations).values({ name: `Org ${Math.random().toString(36).slice(2, 10)}` }).returning();
-  const [site] = await db.insert(sites).values({ organizationId: org!.id, name: 'Site' }).returning();
-  const [hw] = await db.insert(hardware).values({ siteId: site!.id, name }).returning();
-  return { organizationId: org!.id, siteId: site!.id, hardwareId: hw!.id };
+  const organization = await createOrganization(db);
+  const site = await createSite(db, organization.id, 'Site');
+  const board = await createHardware(db, site.id, name);
+  return { organizationId: organization.id, siteId: site.id, hardwareId: board.id };
 }
 
+/** The hardware unit as stored now (with its site and organization). */
 export async function hardwareRow(server: TestServer, hardwareId: string) {
-  const [row] = await server.deps.db.select().from(hardware).where(eq(hardware.id, hardwareId));
-  return row!;
+  return (await findHardwareRecord(server.deps.db, hardwareId))!;
 }
 
 /** Waits until the board is online and its announce is stored (its peripherals known). */

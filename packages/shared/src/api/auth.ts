@@ -46,7 +46,8 @@ export const ChangePasswordBody = z.object({
 export const TokenSchema = z.object({ id: Id, name: z.string(), createdAt: IsoDate });
 export type Token = z.infer<typeof TokenSchema>;
 
-export const SupportTicketBody = z.object({
-  subject: z.string().trim().min(1, { message: 'must not be empty' }).max(200),
-  description: z.string().trim().min(1, { message: 'must not be empty' }).max(10_000),
-});
+/**
+ * GET /auth/google/callback: what the identity provider appends (code, state, or an error); the
+ * OpenID Connect client reads it from the URL.
+ */
+export const OidcCallbackQuery = z.record(z.string(), z.string());

@@ -17,8 +17,14 @@ export type Setting = z.infer<typeof SettingSchema>;
 export const SettingValueBody = z.object({
   value: z.string({ message: 'is required' }).max(20_000, { message: 'must be at most 20000 characters' }),
 });
-export const SettingParams = z.object({ id: Id, idString: z.string().min(1).max(100) });
-export const SiteSettingParams = z.object({ siteId: Id, idString: z.string().min(1).max(100) });
+/** A setting's id string in a path. */
+const SettingIdString = z.string().min(1).max(100);
+/** PUT /org-management/organization/{id}/setting/{idString}. */
+export const SettingParams = z.object({ id: Id, idString: SettingIdString });
+/** PUT /org-management/site/setting/{siteId}/{idString}. */
+export const SiteSettingParams = z.object({ siteId: Id, idString: SettingIdString });
+/** The site calls that name the site `siteId` in their path (its settings, its users). */
+export const SiteIdParams = z.object({ siteId: Id });
 
 /** The content-manager config as the server uses it; its passwords never leave the server. */
 export const ContentManagerConfigSchema = z.object({

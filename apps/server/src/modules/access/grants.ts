@@ -1,12 +1,20 @@
-import { eq, inArray } from 'drizzle-orm';
 import { hasRole, type Right, RIGHTS, type Role } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
-import { exhibitPermissions, exhibits, organizationPermissions, sitePermissions, sites } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
+import { listUserGrantRows } from './grants.repository.js';
 
 export type SiteRef = { id: string; organizationId: string };
 export type ExhibitRef = { id: string; siteId: string; organizationId: string };
 export type HardwareRef = { id: string; siteId: string; organizationId: string; exhibitId: string | null };
+
+/** What one user holds: their grants by the id of the thing granted (empty for a platform admin, who needs none). */
+export type GrantSet = {
+  userId: string;
+  isPlatformAdmin: boolean;
+  organizations: ReadonlyMap<string, Role>;
+  sites: ReadonlyMap<string, { role: Role; organizationId: string }>;
+  exhibits: ReadonlyMap<string, { role: Role; siteId: string; organizationId: string }>;
+};
 
 /**
  * Everything one user has been granted, loaded once per request. The effective role on a thing
@@ -16,13 +24,19 @@ export type HardwareRef = { id: string; siteId: string; organizationId: string; 
  * site grant) is visible but answers 403 to what needs a role on it.
  */
 export class Grants {
-  constructor(
-    readonly userId: string,
-    readonly isPlatformAdmin: boolean,
-    readonly organizations: ReadonlyMap<string, Role>,
-    readonly sites: ReadonlyMap<string, { role: Role; organizationId: string }>,
-    readonly exhibits: ReadonlyMap<string, { role: Role; siteId: string; organizationId: string }>,
-  ) {}
+  readonly userId: string;
+  readonly isPlatformAdmin: boolean;
+  readonly organizations: GrantSet['organizations'];
+  readonly sites: GrantSet['sites'];
+  readonly exhibits: GrantSet['exhibits'];
+
+  constructor(set: GrantSet) {
+    this.userId = set.userId;
+    this.isPlatformAdmin = set.isPlatformAdmin;
+    this.organizations = set.organizations;
+    this.sites = set.sites;
+    this.exhibits = set.exhibits;
+  }
 
   organizationRole(organizationId: string): Role | null {
     if (this.isPlatformAdmin) return 'MANAGER';
@@ -76,39 +90,18 @@ export class Grants {
   }
 }
 
+/** Loads a user's grants (one query per kind of thing); a platform admin needs none. */
 export async function loadGrants(db: Db, user: { id: string; isPlatformAdmin: boolean }): Promise<Grants> {
-  if (user.isPlatformAdmin) return new Grants(user.id, true, new Map(), new Map(), new Map());
-  const [orgRows, siteRows, exhibitRows] = await Promise.all([
-    db
-      .select({ organizationId: organizationPermissions.organizationId, role: organizationPermissions.role })
-      .from(organizationPermissions)
-      .where(eq(organizationPermissions.userId, user.id)),
-    db
-      .select({ siteId: sitePermissions.siteId, role: sitePermissions.role, organizationId: sites.organizationId })
-      .from(sitePermissions)
-      .innerJoin(sites, eq(sites.id, sitePermissions.siteId))
-      .where(eq(sitePermissions.userId, user.id)),
-    db
-      .select({
-        exhibitId: exhibitPermissions.exhibitId,
-        role: exhibitPermissions.role,
-        siteId: exhibits.siteId,
-        organizationId: sites.organizationId,
-      })
-      .from(exhibitPermissions)
-      .innerJoin(exhibits, eq(exhibits.id, exhibitPermissions.exhibitId))
-      .innerJoin(sites, eq(sites.id, exhibits.siteId))
-      .where(eq(exhibitPermissions.userId, user.id)),
-  ]);
-  return new Grants(
-    user.id,
-    false,
-    new Map(orgRows.map((r) => [r.organizationId, r.role])),
-    new Map(siteRows.map((r) => [r.siteId, { role: r.role, organizationId: r.organizationId }])),
-    new Map(
-      exhibitRows.map((r) => [r.exhibitId, { role: r.role, siteId: r.siteId, organizationId: r.organizationId }]),
-    ),
-  );
+  const none = { organizations: new Map(), sites: new Map(), exhibits: new Map() };
+  if (user.isPlatformAdmin) return new Grants({ userId: user.id, isPlatformAdmin: true, ...none });
+  const rows = await listUserGrantRows(db, user.id);
+  return new Grants({
+    userId: user.id,
+    isPlatformAdmin: false,
+    organizations: new Map(rows.organizations.map((r) => [r.organizationId, r.role])),
+    sites: new Map(rows.sites.map((r) => [r.siteId, { role: r.role, organizationId: r.organizationId }])),
+    exhibits: new Map(rows.exhibits.map((r) => [r.exhibitId, { role: r.role, siteId: r.siteId, organizationId: r.organizationId }])),
+  });
 }
 
 /**
@@ -125,5 +118,3 @@ export function assertRight(role: Role | null, right: Right, what = 'Not found')
 export function idsOrNone(ids: string[]): string[] {
   return ids.length ? ids : ['00000000-0000-0000-0000-000000000000'];
 }
-
-export { inArray };

@@ -27,6 +27,13 @@ export async function findHardwareRefs(db: Db, ids: string[]): Promise<HardwareR
     .where(inArray(hardware.id, ids));
 }
 
+/** An organization's id and name, as permission calls and invitations name it. */
+export async function findOrganizationRef(db: Db, id: string): Promise<{ id: string; name: string } | undefined> {
+  const [row] = await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, id));
+  return row;
+}
+
+/** A site with its organization (id and name). */
 export async function findSiteRef(db: Db, id: string): Promise<(SiteRef & { name: string; organizationName: string }) | undefined> {
   const [row] = await db
     .select({

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   ChangePasswordBody,
   CheckResetPasswordBody,
@@ -8,6 +7,7 @@ import {
   CurrentUserSchema,
   LoginBody,
   LoginMethodsSchema,
+  OidcCallbackQuery,
   OkSchema,
   ResetPasswordBody,
   type LoginMethod,
@@ -15,7 +15,6 @@ import {
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { dummyPasswordHash } from '../../lib/crypto.js';
-import { requireUser } from '../../lib/request-user.js';
 import { clearSessionCookie, setSessionCookie } from '../../lib/session-cookie.js';
 import {
   changePassword,
@@ -30,15 +29,15 @@ import { presentCurrentUser } from './users.service.js';
 
 const OIDC_COOKIE = 'plinth_oidc';
 
+/**
+ * Signing in and out, account links (create account, reset password) and single sign-on: the
+ * auth calls open to everyone (who is signed in is in current-user.routes.ts).
+ */
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['auth'];
     // Made now, so that the first sign-in without a password hash takes no longer than the others.
     await dummyPasswordHash();
-
-    app.get('/auth', { schema: { tags, response: { 200: CurrentUserSchema } } }, async (request) =>
-      presentCurrentUser(requireUser(request)),
-    );
 
     app.get('/auth/login-methods', { schema: { tags, response: { 200: LoginMethodsSchema } } }, async () => {
       const methods: LoginMethod[] = ['GENERIC'];
@@ -51,7 +50,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, body: LoginBody, response: { 200: CurrentUserSchema } } },
       async (request, reply) => {
         const session = await login(deps, { ...request.body, ip: request.ip });
-        setSessionCookie(reply, deps.config, session.token, session.expiresAt);
+        setSessionCookie(reply, deps.config, session);
         return presentCurrentUser((await resolveSession(deps, session.token))!);
       },
     );
@@ -90,7 +89,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       '/auth/user/change-password',
       { schema: { tags, body: ChangePasswordBody, response: { 200: OkSchema } } },
       async (request) => {
-        await changePassword(deps, request.body.resetUrlId, request.body.password, request.ip);
+        await changePassword(deps, { ...request.body, ip: request.ip });
         return { ok: true as const };
       },
     );
@@ -109,15 +108,15 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get(
       '/auth/google/callback',
-      { schema: { tags, querystring: z.record(z.string(), z.string()) } },
+      { schema: { tags, querystring: OidcCallbackQuery } },
       async (request, reply) => {
         const saved = parseOidcCookie(request.cookies[OIDC_COOKIE]);
         if (!saved) throw new AppError('Unauthorized', 'The sign-on took too long or was started elsewhere. Please try again.');
         const callbackUrl = new URL(request.url, `${deps.config.publicUrl}`);
         callbackUrl.pathname = OIDC_CALLBACK_PATH;
         try {
-          const session = await finishSignOn(deps, callbackUrl, saved.state, saved.verifier);
-          setSessionCookie(reply, deps.config, session.token, session.expiresAt);
+          const session = await finishSignOn(deps, { callbackUrl, ...saved });
+          setSessionCookie(reply, deps.config, session);
         } catch (error) {
           deps.logger.warn({ err: error }, 'single sign-on failed');
           reply.clearCookie(OIDC_COOKIE, { path: '/api/v1/auth/google' });

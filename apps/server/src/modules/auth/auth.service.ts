@@ -25,7 +25,7 @@ export async function login(deps: AppDeps, input: { email: string; password: str
   const rules = throttleRules(deps.config);
   const account = throttleKey(rules.account, input.email);
   const keys = [throttleKey(rules.address, input.ip), account];
-  return throttleFailures(deps, keys, { failureCodes: SIGN_IN_FAILURES, clearOnSuccess: [account] }, async () => {
+  return throttleFailures(deps, { keys, failureCodes: SIGN_IN_FAILURES, clearOnSuccess: [account] }, async () => {
     const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
     const passwordMatches = await verifyPasswordOrDummy(user?.passwordHash, input.password);
     if (user && !user.accountCreated) throw new AppError('UserAccountNotCreated');
@@ -38,7 +38,7 @@ export async function login(deps: AppDeps, input: { email: string; password: str
 /** Runs a call that takes an account link under the throttle of the client address: a wrong link counts. */
 function throttleLinkUse<T>(deps: AppDeps, ip: string, use: () => Promise<T>): Promise<T> {
   const address = throttleKey(throttleRules(deps.config).address, ip);
-  return throttleFailures(deps, [address], { failureCodes: LINK_FAILURES }, use);
+  return throttleFailures(deps, { keys: [address], failureCodes: LINK_FAILURES }, use);
 }
 
 /** Forgets the failed sign-ins of an account whose owner just proved the mailbox is theirs. */
@@ -118,9 +118,10 @@ export async function requestPasswordReset(deps: AppDeps, email: string, ip: str
  * Sets a new password through a reset link, signs the user out everywhere and lifts the wait of
  * failed sign-ins on the account (throttled per client address).
  */
-export function changePassword(deps: AppDeps, secret: string, password: string, ip: string): Promise<void> {
+export function changePassword(deps: AppDeps, input: { resetUrlId: string; password: string; ip: string }): Promise<void> {
+  const { resetUrlId, password, ip } = input;
   return throttleLinkUse(deps, ip, async () => {
-    const link = await findLiveLink(deps, secret);
+    const link = await findLiveLink(deps, resetUrlId);
     if (!link || link.kind !== 'reset_password' || !link.userId) throw new AppError('ResetPasswordURLExpired');
     assertPassword(password);
     if (!(await consumeLink(deps, link.id))) throw new AppError('ResetPasswordURLExpired');

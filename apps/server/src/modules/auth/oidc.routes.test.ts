@@ -62,7 +62,12 @@ describe('single sign-on through OpenID Connect', () => {
 
   it('gives an invited user their account, after which password login says to use Google', async () => {
     const email = 'invitee.sso@example.com';
-    await findOrInviteUser(server.deps, email, 'Test Org', { id: 'inviter', firstName: 'Ada', lastName: 'Admin', email: 'a@example.com' }, '127.0.0.1');
+    await findOrInviteUser(server.deps, {
+      email,
+      scopeName: 'Test Org',
+      inviter: { id: 'inviter', firstName: 'Ada', lastName: 'Admin', email: 'a@example.com' },
+      ip: '127.0.0.1',
+    });
     expect((await server.client().post('/auth/user/login', { email, password: 'Whatever1' })).body.response).toBe(
       'UserAccountNotCreated',
     );

@@ -50,7 +50,10 @@ export async function startSignOn(deps: AppDeps): Promise<{ url: string; state: 
  * Finishes sign-on: the identity's email finds the user (an invited user gets the account; an
  * unknown email gets a new account with no access yet). Answers a session.
  */
-export async function finishSignOn(deps: AppDeps, callbackUrl: URL, state: string, verifier: string) {
+export async function finishSignOn(
+  deps: AppDeps,
+  { callbackUrl, state, verifier }: { callbackUrl: URL; state: string; verifier: string },
+) {
   const config = await issuerConfig(deps);
   const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
     pkceCodeVerifier: verifier,

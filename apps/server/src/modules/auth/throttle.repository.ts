@@ -21,7 +21,10 @@ const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
  * finished yet (`blocked_until` null): that is what keeps a burst of parallel guesses to the free
  * budget. A taken attempt clears `blocked_until` until its outcome sets the next wait.
  */
-export async function takeThrottleAttempt(db: Db, key: string, now: Date, count: ThrottleCount): Promise<{ failures: number } | null> {
+export async function takeThrottleAttempt(
+  db: Db,
+  { key, now, count }: { key: string; now: Date; count: ThrottleCount },
+): Promise<{ failures: number } | null> {
   const t = authThrottles;
   const quiet = sql`coalesce(${t.blockedUntil}, ${t.lastFailureAt}) <= ${at(new Date(now.getTime() - count.quietMs))}`;
   const rows = await db
@@ -55,7 +58,7 @@ export async function blockThrottleKey(db: Db, key: string, until: Date): Promis
  * When the count stays past the free budget, the key is left open (`blocked_until` now) rather
  * than waiting for an outcome that will not come.
  */
-export async function returnThrottleAttempt(db: Db, key: string, now: Date, free: number): Promise<void> {
+export async function returnThrottleAttempt(db: Db, { key, now, free }: { key: string; now: Date; free: number }): Promise<void> {
   const t = authThrottles;
   await db
     .update(t)

@@ -91,7 +91,7 @@ describe('the throttle, on a fake clock', () => {
 
   const wrongPassword = () => Promise.reject(new AppError('IncorrectUsernameOrPassword'));
   const signIn = (attempt: () => Promise<unknown>) =>
-    throttleFailures(deps, [address, account], { failureCodes: ['IncorrectUsernameOrPassword'], clearOnSuccess: [account] }, attempt);
+    throttleFailures(deps, { keys: [address, account], failureCodes: ['IncorrectUsernameOrPassword'], clearOnSuccess: [account] }, attempt);
   /** What an attempt answers: its own error code, or 'ok', or the refusal's wait in seconds. */
   const outcome = (attempt: () => Promise<unknown>) =>
     signIn(attempt).then(

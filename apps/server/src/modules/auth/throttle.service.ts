@@ -97,8 +97,7 @@ export function tooManyRequests(rule: ThrottleRule, waitMs: number): AppError {
   return new AppError(
     'TooManyRequests',
     `${rule.refusal} Try again in ${describeWait(seconds * SECOND)}.`,
-    { retryAfterSeconds: seconds },
-    { 'retry-after': String(seconds) },
+    { details: { retryAfterSeconds: seconds }, headers: { 'retry-after': String(seconds) } },
   );
 }
 
@@ -110,7 +109,7 @@ type TakenAttempt = { key: ThrottleKey; count: number };
  */
 async function takeAttempts(deps: ThrottleDeps, keys: ThrottleKey[]): Promise<TakenAttempt[]> {
   const now = deps.clock.now();
-  const rows = await Promise.all(keys.map((key) => takeThrottleAttempt(deps.db, keyText(key), now, key.rule)));
+  const rows = await Promise.all(keys.map((key) => takeThrottleAttempt(deps.db, { key: keyText(key), now, count: key.rule })));
   const taken = keys.flatMap((key, i) => (rows[i] ? [{ key, count: rows[i].failures }] : []));
   if (taken.length < keys.length) {
     await returnAttempts(deps, taken);
@@ -144,8 +143,11 @@ async function countAttempts(deps: ThrottleDeps, taken: TakenAttempt[]): Promise
 
 async function returnAttempts(deps: ThrottleDeps, taken: TakenAttempt[]): Promise<void> {
   const now = deps.clock.now();
-  await Promise.all(taken.map(({ key }) => returnThrottleAttempt(deps.db, keyText(key), now, key.rule.free)));
+  await Promise.all(taken.map(({ key }) => returnThrottleAttempt(deps.db, { key: keyText(key), now, free: key.rule.free })));
 }
+
+/** How an attempt counts: on which keys, which of its failures count, and which keys its success clears. */
+export type FailureThrottle = { keys: ThrottleKey[]; failureCodes: readonly ErrorCode[]; clearOnSuccess?: ThrottleKey[] };
 
 /**
  * Runs an attempt (a sign-in, a link check) under the throttle of `keys`. It is refused
@@ -153,13 +155,8 @@ async function returnAttempts(deps: ThrottleDeps, taken: TakenAttempt[]): Promis
  * `failureCodes` counts on every key; success or any other error gives the attempt back, and
  * success clears the keys in `clearOnSuccess`.
  */
-export async function throttleFailures<T>(
-  deps: ThrottleDeps,
-  keys: ThrottleKey[],
-  options: { failureCodes: readonly ErrorCode[]; clearOnSuccess?: ThrottleKey[] },
-  attempt: () => Promise<T>,
-): Promise<T> {
-  const taken = await takeAttempts(deps, keys);
+export async function throttleFailures<T>(deps: ThrottleDeps, options: FailureThrottle, attempt: () => Promise<T>): Promise<T> {
+  const taken = await takeAttempts(deps, options.keys);
   let result: T;
   try {
     result = await attempt();

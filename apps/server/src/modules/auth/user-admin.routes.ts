@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParams, OkSchema } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
-import { requireUser } from '../../lib/request-user.js';
 import { signOutUser } from './user-admin.service.js';
 
 /** Account administration by platform admins. */
@@ -20,7 +19,7 @@ export function userAdminRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await signOutUser(deps, requireUser(request), request.params.id);
+        await signOutUser(deps, request.user, request.params.id);
         return { ok: true as const };
       },
     );

@@ -53,20 +53,25 @@ export async function createUser(deps: AppDeps, input: NewUser): Promise<UserRow
   }
 }
 
+/** Someone to find or invite, and where to. */
+export type Invitee = {
+  email: string;
+  /** What the invitation gives access to, as the mail names it. */
+  scopeName: string;
+  inviter: { id: string; firstName: string; lastName: string; email: string };
+  /** The inviter's client address. */
+  ip: string;
+};
+
 /**
  * The user with this email; when nobody has it yet an invited user is created and mailed a
  * create-account link. `invited` tells whether a mail was sent. Invitation mails are throttled per
  * inviter, per client address (`ip`) and per invited address: past the budget nothing is created
  * and the call answers TooManyRequests.
  */
-export async function findOrInviteUser(
-  deps: AppDeps,
-  rawEmail: string,
-  scopeName: string,
-  inviter: { id: string; firstName: string; lastName: string; email: string },
-  ip: string,
-): Promise<{ user: UserRow; invited: boolean }> {
-  const email = normalizeEmail(rawEmail);
+export async function findOrInviteUser(deps: AppDeps, invitee: Invitee): Promise<{ user: UserRow; invited: boolean }> {
+  const { scopeName, inviter, ip } = invitee;
+  const email = normalizeEmail(invitee.email);
   let user = await findUserByEmail(deps.db, email);
   if (user?.accountCreated) return { user, invited: false };
   const rules = throttleRules(deps.config);
@@ -86,10 +91,11 @@ export async function findOrInviteUser(
   if (user.accountCreated) return { user, invited: false };
   const link = await createAccountLink(deps, 'create_account', user.id);
   const inviterName = `${inviter.firstName} ${inviter.lastName}`.trim() || inviter.email;
-  await deps.mailer.send(invitationMail(email, link, scopeName, inviterName));
+  await deps.mailer.send(invitationMail({ to: email, link, scopeName, inviterName }));
   return { user, invited: true };
 }
 
+/** The signed-in user as GET /auth and the sign-in answer show it. */
 export function presentCurrentUser(user: {
   id: string;
   firstName: string;

@@ -11,7 +11,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { isSealed, SecretBoxError, type SecretBox } from '../../lib/secret-box.js';
-import { listSettingRowsOfEveryOrganization, replaceOrganizationSettingValue } from '../organization/organization.repository.js';
+import { listSettingRowsOfEveryOrganization, replaceOrganizationSettingValue } from '../settings/settings.repository.js';
 
 /*
  * The content-manager config is stored as JSON text in the organization setting
@@ -35,13 +35,22 @@ function parseStored(value: string): ContentManagerConfig | null {
   }
 }
 
+/** A save of an organization's content-manager config. */
+export type ContentManagerConfigSave = {
+  organizationId: string;
+  /** The value settings.service validated (input JSON with the URL normalised). */
+  checked: string;
+  /** The value stored now (passwords sealed). */
+  stored: string;
+};
+
 /**
- * The value to store for a save. `checked` is the value settings.service validated (input JSON
- * with the URL normalised). A password left out or '' keeps the stored one, null removes it, a new
- * one is sealed. When the URL changes, every stored password must be given again (or null), so an
- * organization manager cannot send passwords someone else saved to an address of their choosing.
+ * The value to store for a save. A password left out or '' keeps the stored one, null removes it,
+ * a new one is sealed. When the URL changes, every stored password must be given again (or null),
+ * so an organization manager cannot send passwords someone else saved to an address of their
+ * choosing.
  */
-export function sealContentManagerConfig(secrets: SecretBox, organizationId: string, checked: string, stored: string): string {
+export function sealContentManagerConfig(secrets: SecretBox, { organizationId, checked, stored }: ContentManagerConfigSave): string {
   if (checked === '') return '';
   const input = ContentManagerConfigInputSchema.parse(JSON.parse(checked));
   const previous = parseStored(stored) ?? ContentManagerConfigSchema.parse({});
@@ -126,8 +135,8 @@ export async function encryptClearContentManagerSecrets(deps: { db: Db; secrets:
     if (!config || CONTENT_MANAGER_SECRET_FIELDS.every((field) => !config[field] || isSealed(config[field]))) continue;
     // Every password left out: each is kept, and sealed on the way when it is in clear.
     const users = { url: config.url, adminUser: config.adminUser, editorUser: config.editorUser, apiUser: config.apiUser };
-    const sealed = sealContentManagerConfig(deps.secrets, row.organizationId, JSON.stringify(users), row.value);
-    if (await replaceOrganizationSettingValue(deps.db, row.id, row.value, sealed)) count += 1;
+    const sealed = sealContentManagerConfig(deps.secrets, { organizationId: row.organizationId, checked: JSON.stringify(users), stored: row.value });
+    if (await replaceOrganizationSettingValue(deps.db, { id: row.id, expected: row.value, value: sealed })) count += 1;
   }
   if (count > 0) deps.logger.info(`Encrypted the content-manager passwords of ${count} organization(s), stored in clear by an earlier version.`);
 }

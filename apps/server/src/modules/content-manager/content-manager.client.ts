@@ -8,25 +8,20 @@ export const CONTENT_MANAGER_TIMEOUT_MS = 10_000;
 const AdminLoginAnswer = z.object({ data: z.object({ token: z.string().min(1), user: z.unknown() }) });
 const LocalAuthAnswer = z.object({ jwt: z.string().min(1) });
 
+/** A content-manager user's sign-in: the configured URL, the user and the password. */
+export type StrapiSignIn = { url: string; user: string; password: string };
+
 /** Signs in to the Strapi admin panel (POST {url}/admin/login); answers the admin user and token. */
-export async function strapiAdminLogin(
-  outbound: OutboundFetch,
-  baseUrl: string,
-  email: string,
-  password: string,
-): Promise<{ user: unknown; token: string }> {
-  const answer = await postJson(outbound, `${baseUrl}/admin/login`, { email, password }, AdminLoginAnswer);
+export async function strapiAdminLogin(outbound: OutboundFetch, signIn: StrapiSignIn): Promise<{ user: unknown; token: string }> {
+  const body = { email: signIn.user, password: signIn.password };
+  const answer = await postJson(outbound, { url: `${signIn.url}/admin/login`, body }, AdminLoginAnswer);
   return { user: answer.data.user ?? null, token: answer.data.token };
 }
 
 /** Signs in a Strapi API user (POST {url}/api/auth/local); answers its jwt. */
-export async function strapiLocalAuth(
-  outbound: OutboundFetch,
-  baseUrl: string,
-  identifier: string,
-  password: string,
-): Promise<{ jwt: string }> {
-  const answer = await postJson(outbound, `${baseUrl}/api/auth/local`, { identifier, password }, LocalAuthAnswer);
+export async function strapiLocalAuth(outbound: OutboundFetch, signIn: StrapiSignIn): Promise<{ jwt: string }> {
+  const body = { identifier: signIn.user, password: signIn.password };
+  const answer = await postJson(outbound, { url: `${signIn.url}/api/auth/local`, body }, LocalAuthAnswer);
   return { jwt: answer.jwt };
 }
 
@@ -34,7 +29,11 @@ export async function strapiLocalAuth(
  * POSTs JSON through the outbound client (its address rules answer their own 400/502). A redirect
  * is followed only when it drops the body, so the passwords never go to another address.
  */
-async function postJson<T extends z.ZodType>(outbound: OutboundFetch, url: string, body: unknown, schema: T): Promise<z.infer<T>> {
+async function postJson<T extends z.ZodType>(
+  outbound: OutboundFetch,
+  { url, body }: { url: string; body: unknown },
+  schema: T,
+): Promise<z.infer<T>> {
   let response: Response;
   try {
     response = await outbound(url, {

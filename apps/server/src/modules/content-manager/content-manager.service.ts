@@ -2,8 +2,8 @@ import { SETTING_IDS, type ContentManagerConfig } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
-import { findOrganizationSettingRow } from '../organization/organization.repository.js';
 import { requireOrganization } from '../organization/organization.service.js';
+import { findSettingRow } from '../settings/settings.repository.js';
 import { openContentManagerConfig } from './content-manager-config.service.js';
 import { strapiAdminLogin, strapiLocalAuth } from './content-manager.client.js';
 
@@ -17,7 +17,7 @@ export async function createContentManagerLogin(
   organizationId: string,
 ): Promise<{ user: unknown; token: string }> {
   const config = await loadConfig(deps, grants, organizationId);
-  return strapiAdminLogin(deps.outbound, config.url, config.adminUser, config.adminPassword);
+  return strapiAdminLogin(deps.outbound, { url: config.url, user: config.adminUser, password: config.adminPassword });
 }
 
 /** A jwt of the organization's content-manager API user, for reading content. */
@@ -27,12 +27,12 @@ export async function createContentManagerApiAuth(
   organizationId: string,
 ): Promise<{ jwt: string }> {
   const config = await loadConfig(deps, grants, organizationId);
-  return strapiLocalAuth(deps.outbound, config.url, config.apiUser, config.apiPassword);
+  return strapiLocalAuth(deps.outbound, { url: config.url, user: config.apiUser, password: config.apiPassword });
 }
 
 async function loadConfig(deps: AppDeps, grants: Grants, organizationId: string): Promise<ContentManagerConfig> {
-  await requireOrganization(deps, grants, organizationId, 'view');
-  const row = await findOrganizationSettingRow(deps.db, organizationId, SETTING_IDS.contentManager);
+  await requireOrganization(deps, grants, { id: organizationId, right: 'view' });
+  const row = await findSettingRow(deps.db, { scope: 'organization', id: organizationId }, SETTING_IDS.contentManager);
   const config = openContentManagerConfig(deps.secrets, organizationId, row?.value ?? '');
   if (!config?.url) {
     throw new AppError('ValidationError', 'The content manager URL is not configured for this organization.');

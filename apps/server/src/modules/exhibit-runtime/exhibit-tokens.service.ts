@@ -1,12 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
 import { EXHIBIT_CREDENTIAL_TTL_MS, type ExhibitCredential } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
-import { exhibits, exhibitTokens } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashSecret, newSecret } from '../../lib/crypto.js';
-
-export type ExhibitTokenRow = { id: string; exhibitId: string; name: string; createdAt: Date };
+import {
+  deleteExhibitTokenRow,
+  findExhibitTokenRow,
+  findTokenByHash,
+  findTokenHash,
+  insertExhibitToken,
+  listExhibitTokenRows,
+  type ExhibitTokenRow,
+} from './exhibit-tokens.repository.js';
 
 /** Creates a token; the value is answered once, only its hash is kept. */
 export async function createExhibitToken(
@@ -15,32 +20,21 @@ export async function createExhibitToken(
   name: string,
 ): Promise<{ id: string; name: string; createdAt: string; token: string }> {
   const token = newSecret();
-  const [row] = await deps.db
-    .insert(exhibitTokens)
-    .values({ exhibitId, name, tokenHash: hashSecret(token) })
-    .returning({ id: exhibitTokens.id, name: exhibitTokens.name, createdAt: exhibitTokens.createdAt });
-  return { id: row!.id, name: row!.name, createdAt: row!.createdAt.toISOString(), token };
+  const row = await insertExhibitToken(deps.db, { exhibitId, name, tokenHash: hashSecret(token) });
+  return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), token };
 }
 
 export async function listExhibitTokens(deps: AppDeps, exhibitId: string): Promise<ExhibitTokenRow[]> {
-  return deps.db
-    .select({ id: exhibitTokens.id, exhibitId: exhibitTokens.exhibitId, name: exhibitTokens.name, createdAt: exhibitTokens.createdAt })
-    .from(exhibitTokens)
-    .where(eq(exhibitTokens.exhibitId, exhibitId))
-    .orderBy(asc(exhibitTokens.createdAt));
+  return listExhibitTokenRows(deps.db, exhibitId);
 }
 
 export async function findExhibitToken(deps: AppDeps, tokenId: string): Promise<ExhibitTokenRow | undefined> {
-  const [row] = await deps.db
-    .select({ id: exhibitTokens.id, exhibitId: exhibitTokens.exhibitId, name: exhibitTokens.name, createdAt: exhibitTokens.createdAt })
-    .from(exhibitTokens)
-    .where(eq(exhibitTokens.id, tokenId));
-  return row;
+  return findExhibitTokenRow(deps.db, tokenId);
 }
 
 /** Deletes a token and disconnects the exhibits that authenticated with it. */
 export async function deleteExhibitToken(deps: AppDeps, tokenId: string): Promise<void> {
-  const [row] = await deps.db.delete(exhibitTokens).where(eq(exhibitTokens.id, tokenId)).returning({ exhibitId: exhibitTokens.exhibitId });
+  const row = await deleteExhibitTokenRow(deps.db, tokenId);
   if (row) deps.exhibitGateway.disconnectToken(row.exhibitId, tokenId);
 }
 
@@ -50,14 +44,10 @@ export async function deleteExhibitToken(deps: AppDeps, tokenId: string): Promis
  * with the token (any server node can check it).
  */
 export async function authenticateExhibit(deps: AppDeps, exhibitId: string, token: string): Promise<ExhibitCredential> {
-  const [row] = await deps.db
-    .select({ id: exhibitTokens.id, tokenHash: exhibitTokens.tokenHash })
-    .from(exhibitTokens)
-    .innerJoin(exhibits, eq(exhibits.id, exhibitTokens.exhibitId))
-    .where(and(eq(exhibitTokens.tokenHash, hashSecret(token)), eq(exhibitTokens.exhibitId, exhibitId)));
+  const row = await findTokenByHash(deps.db, exhibitId, hashSecret(token));
   if (!row) throw new AppError('Unauthorized', 'The exhibit id or token is not valid.');
   const expires = deps.clock.now().getTime() + EXHIBIT_CREDENTIAL_TTL_MS;
-  const credential = `v1.${row.id}.${expires}.${sign(row.tokenHash, exhibitId, row.id, expires)}`;
+  const credential = `v1.${row.id}.${expires}.${sign(row.tokenHash, claimOf(exhibitId, row.id, expires))}`;
   return { exhibitId, credential, expiresAt: new Date(expires).toISOString() };
 }
 
@@ -75,16 +65,18 @@ export async function verifyExhibitCredential(deps: AppDeps, exhibitId: string, 
   const [, tokenId, expiresText, signature] = match;
   const expires = Number(expiresText);
   if (expires < deps.clock.now().getTime()) return null;
-  const [row] = await deps.db
-    .select({ tokenHash: exhibitTokens.tokenHash })
-    .from(exhibitTokens)
-    .where(and(eq(exhibitTokens.id, tokenId!), eq(exhibitTokens.exhibitId, exhibitId)));
-  if (!row) return null;
-  const expected = Buffer.from(sign(row.tokenHash, exhibitId, tokenId!, expires), 'hex');
+  const tokenHash = await findTokenHash(deps.db, exhibitId, tokenId!);
+  if (!tokenHash) return null;
+  const expected = Buffer.from(sign(tokenHash, claimOf(exhibitId, tokenId!, expires)), 'hex');
   const given = Buffer.from(signature!, 'hex');
   return expected.length === given.length && timingSafeEqual(expected, given) ? tokenId! : null;
 }
 
-function sign(tokenHash: string, exhibitId: string, tokenId: string, expires: number): string {
-  return createHmac('sha256', tokenHash).update(`${exhibitId}.${tokenId}.${expires}`).digest('hex');
+/** What a credential vouches for: this exhibit, through this token, until then. */
+function claimOf(exhibitId: string, tokenId: string, expires: number): string {
+  return `${exhibitId}.${tokenId}.${expires}`;
+}
+
+function sign(tokenHash: string, claim: string): string {
+  return createHmac('sha256', tokenHash).update(claim).digest('hex');
 }

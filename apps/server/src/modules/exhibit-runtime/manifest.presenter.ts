@@ -1,4 +1,3 @@
-import { asc, eq, inArray } from 'drizzle-orm';
 import type {
   Control,
   ExhibitManifest,
@@ -11,62 +10,16 @@ import type {
   SettingValue,
   Status,
 } from '@plinth/shared';
-import type { Db } from '../../db/client.js';
-import {
-  exhibitControlItems,
-  exhibitControls,
-  exhibitSettingGroups,
-  exhibitSettingListItems,
-  exhibitSettingLists,
-  exhibitSettings,
-  exhibitStatuses,
-} from '../../db/schema.js';
-
-type SettingRow = typeof exhibitSettings.$inferSelect;
-type ListRow = typeof exhibitSettingLists.$inferSelect;
-type ListItemRow = typeof exhibitSettingListItems.$inferSelect;
-
-/** Every manifest row of one exhibit, read in one go. */
-export type ExhibitRuntimeRows = {
-  statuses: (typeof exhibitStatuses.$inferSelect)[];
-  controls: (typeof exhibitControls.$inferSelect)[];
-  controlItems: (typeof exhibitControlItems.$inferSelect)[];
-  groups: (typeof exhibitSettingGroups.$inferSelect)[];
-  lists: ListRow[];
-  listItems: ListItemRow[];
-  settings: SettingRow[];
-};
-
-export async function loadRuntimeRows(db: Db, exhibitId: string): Promise<ExhibitRuntimeRows> {
-  const [statuses, controls, groups, lists, settings] = await Promise.all([
-    db.select().from(exhibitStatuses).where(eq(exhibitStatuses.exhibitId, exhibitId)).orderBy(asc(exhibitStatuses.order)),
-    db.select().from(exhibitControls).where(eq(exhibitControls.exhibitId, exhibitId)).orderBy(asc(exhibitControls.order)),
-    db.select().from(exhibitSettingGroups).where(eq(exhibitSettingGroups.exhibitId, exhibitId)).orderBy(asc(exhibitSettingGroups.order)),
-    db.select().from(exhibitSettingLists).where(eq(exhibitSettingLists.exhibitId, exhibitId)).orderBy(asc(exhibitSettingLists.order)),
-    db.select().from(exhibitSettings).where(eq(exhibitSettings.exhibitId, exhibitId)).orderBy(asc(exhibitSettings.order)),
-  ]);
-  const [controlItems, listItems] = await Promise.all([
-    controls.length
-      ? db.select().from(exhibitControlItems).where(inArray(exhibitControlItems.controlId, controls.map((c) => c.id))).orderBy(asc(exhibitControlItems.order))
-      : Promise.resolve([]),
-    lists.length
-      ? db.select().from(exhibitSettingListItems).where(inArray(exhibitSettingListItems.listId, lists.map((l) => l.id))).orderBy(asc(exhibitSettingListItems.order))
-      : Promise.resolve([]),
-  ]);
-  return { statuses, controls, controlItems, groups, lists, listItems, settings };
-}
+import type { ExhibitRuntimeRows, SettingListItemRow, SettingListRow, SettingRow } from './exhibit-runtime.repository.js';
 
 /** What the caller may do, for the `write` flags. */
 export type ManifestRights = { canFireControls: boolean; canEditSettings: boolean };
 
-function presentSetting(
-  row: SettingRow,
-  write: boolean,
-  value: SettingValue,
-  listName: string | null,
-  version: number,
-  appliedVersion: number,
-): ExhibitSetting {
+/** A setting row's value as one place shows it: plain, a list's template, or a list item's. */
+type SettingShown = { write: boolean; value: SettingValue; listName: string | null; version: number; appliedVersion: number };
+
+function presentSetting(row: SettingRow, shown: SettingShown): ExhibitSetting {
+  const { write, value, listName, version, appliedVersion } = shown;
   const def = row.definition as ManifestSetting;
   const items = 'items' in def ? def.items.map((item, i) => ({ id: item.id, display: item.display ?? item.id, order: item.order ?? i })) : [];
   return {
@@ -131,14 +84,20 @@ export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rig
       write,
       order: l.order,
       exhibitId,
-      settings: templates.map((t) => presentSetting(t, write, t.defaultValue as SettingValue, null, 0, 0)),
+      settings: templates.map((t) => presentSetting(t, { write, value: t.defaultValue as SettingValue, listName: null, version: 0, appliedVersion: 0 })),
       settinglistitems: items.map((item) => {
         const values = item.values as Record<string, SettingValue>;
         return {
           listName: item.listName,
           order: item.order,
           items: templates.map((t) =>
-            presentSetting(t, write, values[t.manifestId] ?? (t.defaultValue as SettingValue), item.listName, item.version, item.appliedVersion),
+            presentSetting(t, {
+              write,
+              value: values[t.manifestId] ?? (t.defaultValue as SettingValue),
+              listName: item.listName,
+              version: item.version,
+              appliedVersion: item.appliedVersion,
+            }),
           ),
           version: item.version,
           appliedVersion: item.appliedVersion,
@@ -150,7 +109,7 @@ export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rig
   const settingsIn = (group: string | null) =>
     plain
       .filter((s) => s.groupManifestId === group)
-      .map((s) => presentSetting(s, write, s.value as SettingValue, null, s.version, s.appliedVersion));
+      .map((s) => presentSetting(s, { write, value: s.value as SettingValue, listName: null, version: s.version, appliedVersion: s.appliedVersion }));
   const listsIn = (group: string | null) => lists.filter((l) => l.group === group).map(({ group: _group, ...l }) => l);
   const groupsIn = (parent: string | null): SettingGroup[] =>
     rows.groups
@@ -181,7 +140,7 @@ export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rig
 }
 
 /** One list as the exhibit receives it. */
-export function presentSdkList(list: ListRow, items: ListItemRow[]): Extract<GatewayMessage, { type: 'settingList' }> {
+export function presentSdkList(list: SettingListRow, items: SettingListItemRow[]): Extract<GatewayMessage, { type: 'settingList' }> {
   return {
     type: 'settingList',
     id: list.manifestId,

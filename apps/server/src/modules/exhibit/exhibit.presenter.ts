@@ -1,8 +1,8 @@
-import type { Exhibit, Role } from '@plinth/shared';
+import type { Exhibit, OpMode, Role } from '@plinth/shared';
 import type { ExhibitRecord, LinkedExhibit } from './exhibit.repository.js';
 
 /** Off while the exhibit is offline, whatever it last reported (spec: offline exhibits read Off). */
-export function displayedOpMode(exhibit: { online: boolean; opMode: 'On' | 'Off' }): 'On' | 'Off' {
+export function displayedOpMode(exhibit: { online: boolean; opMode: OpMode }): OpMode {
   return exhibit.online ? exhibit.opMode : 'Off';
 }
 
@@ -12,9 +12,7 @@ export function displayedOpMode(exhibit: { online: boolean; opMode: 'On' | 'Off'
  */
 export function presentExhibit(
   record: ExhibitRecord,
-  role: Role,
-  leader: LinkedExhibit | null,
-  followers: LinkedExhibit[],
+  { role, leader, followers }: { role: Role; leader: LinkedExhibit | null; followers: LinkedExhibit[] },
 ): Exhibit {
   const opMode = displayedOpMode(record);
   return {

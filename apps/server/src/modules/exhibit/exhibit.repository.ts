@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import type { OpMode } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { exhibits, organizations, sites } from '../../db/schema.js';
 
@@ -14,7 +15,7 @@ export type LinkedExhibit = {
   name: string;
   siteId: string;
   online: boolean;
-  opMode: 'On' | 'Off';
+  opMode: OpMode;
   leaderId: string | null;
 };
 
@@ -89,10 +90,14 @@ export async function findLinkedExhibits(db: Db, ids: string[]): Promise<LinkedE
     .where(inArray(exhibits.id, ids));
 }
 
-/** Answers the new exhibit's id. */
-export async function insertExhibit(db: Db, values: { siteId: string; name: string; mqttPath: string }): Promise<string> {
-  const [row] = await db.insert(exhibits).values(values).returning({ id: exhibits.id });
-  return row!.id;
+export type ExhibitRow = typeof exhibits.$inferSelect;
+/** A new exhibit: its site and name; every other column may be given (the database has defaults). */
+export type NewExhibit = typeof exhibits.$inferInsert;
+
+/** Inserts an exhibit; answers the stored row. */
+export async function insertExhibit(db: Db, values: NewExhibit): Promise<ExhibitRow> {
+  const [row] = await db.insert(exhibits).values(values).returning();
+  return row!;
 }
 
 export async function updateExhibitRow(

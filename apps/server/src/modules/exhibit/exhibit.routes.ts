@@ -9,7 +9,6 @@ import {
   UpdateExhibitBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
-import { requireUser } from '../../lib/request-user.js';
 import {
   createExhibit,
   deleteExhibit,
@@ -25,44 +24,34 @@ export function exhibitRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const tags = ['exhibit'];
     const base = '/exhibit-management/exhibit';
 
-    app.get(base, { schema: { tags, response: { 200: ExhibitListSchema } } }, async (request) => {
-      requireUser(request);
-      return { exhibits: await listExhibits(deps, await request.grants()) };
-    });
+    app.get(base, { schema: { tags, response: { 200: ExhibitListSchema } } }, async (request) => ({
+      exhibits: await listExhibits(deps, await request.grants()),
+    }));
 
     // The console calls the path with its trailing slash; the bare one answers the same.
     for (const path of [`${base}/by-site-ids/`, `${base}/by-site-ids`]) {
       app.get(
         path,
         { schema: { tags, hide: !path.endsWith('/'), querystring: BySiteIdsQuery, response: { 200: ExhibitListSchema } } },
-        async (request) => {
-          requireUser(request);
-          return { exhibits: await listExhibitsBySites(deps, await request.grants(), request.query.siteId) };
-        },
+        async (request) => ({ exhibits: await listExhibitsBySites(deps, await request.grants(), request.query.siteId) }),
       );
     }
 
-    app.post(base, { schema: { tags, body: CreateExhibitBody, response: { 200: ExhibitSchema } } }, async (request) => {
-      requireUser(request);
-      return createExhibit(deps, await request.grants(), request.body);
-    });
+    app.post(base, { schema: { tags, body: CreateExhibitBody, response: { 200: ExhibitSchema } } }, async (request) =>
+      createExhibit(deps, await request.grants(), request.body),
+    );
 
-    app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: ExhibitSchema } } }, async (request) => {
-      requireUser(request);
-      return getExhibit(deps, await request.grants(), request.params.id);
-    });
+    app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: ExhibitSchema } } }, async (request) =>
+      getExhibit(deps, await request.grants(), request.params.id),
+    );
 
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateExhibitBody, response: { 200: ExhibitSchema } } },
-      async (request) => {
-        requireUser(request);
-        return updateExhibit(deps, await request.grants(), request.params.id, request.body);
-      },
+      async (request) => updateExhibit(deps, await request.grants(), { ...request.body, id: request.params.id }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      requireUser(request);
       await deleteExhibit(deps, await request.grants(), request.params.id);
       return { ok: true as const };
     });

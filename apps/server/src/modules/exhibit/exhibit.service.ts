@@ -62,12 +62,7 @@ async function presentAll(deps: AppDeps, grants: Grants, records: ExhibitRecord[
     const sees = (linked: { id: string; siteId: string }) =>
       roleOn(grants, { id: linked.id, siteId: linked.siteId, organizationId: record.organizationId }) !== null;
     const leader = leaders.find((l) => l.id === record.leaderId && sees(l)) ?? null;
-    return presentExhibit(
-      record,
-      role,
-      leader,
-      followers.filter((f) => f.leaderId === record.id && sees(f)),
-    );
+    return presentExhibit(record, { role, leader, followers: followers.filter((f) => f.leaderId === record.id && sees(f)) });
   });
 }
 
@@ -103,7 +98,7 @@ export async function getExhibit(deps: AppDeps, grants: Grants, id: string): Pro
  * Throws unless the caller's effective role on the site allows `right`: 404 for a site the
  * caller cannot see, 403 for one seen only through an exhibit grant or with too low a role.
  */
-export async function assertSiteRight(deps: AppDeps, grants: Grants, siteId: string, right: Right) {
+export async function assertSiteRight(deps: AppDeps, grants: Grants, { siteId, right }: { siteId: string; right: Right }) {
   const site = await findSiteRef(deps.db, siteId);
   if (!site) throw new AppError('NotFound');
   const ref: SiteRef = { id: site.id, organizationId: site.organizationId };
@@ -119,13 +114,13 @@ export async function createExhibit(
   grants: Grants,
   input: { name: string; siteId: string; mqttPath?: string },
 ): Promise<Exhibit> {
-  await assertSiteRight(deps, grants, input.siteId, 'manageDevices');
-  const id = await insertExhibit(deps.db, { siteId: input.siteId, name: input.name, mqttPath: input.mqttPath ?? '' });
-  return presentOne(deps, grants, id);
+  await assertSiteRight(deps, grants, { siteId: input.siteId, right: 'manageDevices' });
+  const exhibit = await insertExhibit(deps.db, { siteId: input.siteId, name: input.name, mqttPath: input.mqttPath ?? '' });
+  return presentOne(deps, grants, exhibit.id);
 }
 
 /** Checks a new leader: same site, visible, not the exhibit itself, not a follower; and the exhibit leads no one. */
-async function assertLeader(deps: AppDeps, grants: Grants, record: ExhibitRecord, leaderId: string): Promise<void> {
+async function assertLeader(deps: AppDeps, grants: Grants, { record, leaderId }: { record: ExhibitRecord; leaderId: string }): Promise<void> {
   if (leaderId === record.id) throw new AppError('ValidationError', 'leaderId: an exhibit cannot be its own leader.');
   const [leader] = await findLinkedExhibits(deps.db, [leaderId]);
   const visible = leader && roleOn(grants, { id: leader.id, siteId: leader.siteId, organizationId: record.organizationId });
@@ -145,11 +140,12 @@ async function assertLeader(deps: AppDeps, grants: Grants, record: ExhibitRecord
 }
 
 /** Renames, re-addresses, re-leads or (un)locks an exhibit; each field needs its own right. */
-export async function updateExhibit(deps: AppDeps, grants: Grants, id: string, update: ExhibitUpdate): Promise<Exhibit> {
+export async function updateExhibit(deps: AppDeps, grants: Grants, change: ExhibitUpdate & { id: string }): Promise<Exhibit> {
+  const { id, ...update } = change;
   const { record, role } = await visibleExhibit(deps, grants, id);
   const fields = (Object.keys(UPDATE_RIGHTS) as (keyof ExhibitUpdate)[]).filter((key) => update[key] !== undefined);
   for (const field of fields) assertRight(role, UPDATE_RIGHTS[field]);
-  if (update.leaderId) await assertLeader(deps, grants, record, update.leaderId);
+  if (update.leaderId) await assertLeader(deps, grants, { record, leaderId: update.leaderId });
   await updateExhibitRow(deps.db, id, {
     name: update.name,
     mqttPath: update.mqttPath,
@@ -170,7 +166,9 @@ export async function deleteExhibit(deps: AppDeps, grants: Grants, id: string): 
   const { record, role } = await visibleExhibit(deps, grants, id);
   assertRight(role, 'manageDevices');
   if (record.manifestLocked) {
-    throw new AppError('LockedExhibits', LOCKED_EXHIBIT_MESSAGE, { lockedExhibits: [{ id: record.id, name: record.name }] });
+    throw new AppError('LockedExhibits', LOCKED_EXHIBIT_MESSAGE, {
+      details: { lockedExhibits: [{ id: record.id, name: record.name }] },
+    });
   }
   const followers = await listFollowers(deps.db, [record.id]);
   await deleteExhibitRow(deps.db, id);

@@ -1,6 +1,6 @@
 import { checkPropValue, type CommandResult, type HardwareCommand } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
-import type { OutgoingCommand } from '../../devices/hardware-gateway.js';
+import type { OutgoingCommand } from '../../devices/ports.js';
 import { AppError } from '../../lib/app-error.js';
 import { getRuntimeRow } from './hardware-state.repository.js';
 
@@ -24,24 +24,22 @@ export async function runHardwareCommand(deps: AppDeps, hardwareId: string, comm
   return sendOrFail(deps, hardwareId, { command });
 }
 
+/** A prop to set on a board: which peripheral's, which prop, the value asked for (not yet checked). */
+export type PropSet = { peripheralId: string; propName: string; value: unknown };
+
 /**
  * Sets a prop on the board. Refused unless debug mode is on and the board online; the value is
  * checked against the prop's type, min and max. The board echoes the new value as a prop message.
  */
-export async function setHardwareProp(
-  deps: AppDeps,
-  hardwareId: string,
-  peripheralId: string,
-  propName: string,
-  value: unknown,
-): Promise<CommandResult> {
+export async function setHardwareProp(deps: AppDeps, hardwareId: string, prop: PropSet): Promise<CommandResult> {
+  const { peripheralId, propName, value } = prop;
   const row = await getRuntimeRow(deps.db, hardwareId);
   if (!row) throw new AppError('NotFound');
   if (!row.online) throw new AppError('HardwareOffline');
   if (!row.controlDebug) throw new AppError('Conflict', 'Debug mode is off: turn it on to drive peripherals.');
-  const prop = row.peripherals.find((p) => p.id === peripheralId)?.props.find((p) => p.name === propName);
-  if (!prop) throw new AppError('NotFound', 'This peripheral or prop is not known for this hardware.');
-  const checked = checkPropValue(prop, value);
+  const known = row.peripherals.find((p) => p.id === peripheralId)?.props.find((p) => p.name === propName);
+  if (!known) throw new AppError('NotFound', 'This peripheral or prop is not known for this hardware.');
+  const checked = checkPropValue(known, value);
   if (!checked.ok) throw new AppError('ValidationError', checked.message);
   return sendOrFail(deps, hardwareId, { command: 'set', peripheralId, propName, value: checked.value });
 }

@@ -1,27 +1,18 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
-import { firmwareHistory, hardware, hardwareConnectionHistory, hardwareTokens } from '../../db/schema.js';
-import { hashSecret } from '../../lib/crypto.js';
+import { firmwareHistory, hardware, hardwareConnectionHistory } from '../../db/schema.js';
 
 /** Why a board's online state changed, kept in hardware_connection_history. */
 export type ConnectionReason = 'connect' | 'message' | 'will' | 'timeout' | 'disconnect' | 'revoked' | 'restart';
-
-/** The token a board presented, if it is one of the hardware's live tokens. */
-export async function verifyHardwareToken(db: Db, hardwareId: string, token: string): Promise<{ tokenId: string } | null> {
-  const [row] = await db
-    .select({ tokenId: hardwareTokens.id })
-    .from(hardwareTokens)
-    .where(and(eq(hardwareTokens.hardwareId, hardwareId), eq(hardwareTokens.tokenHash, hashSecret(token))));
-  return row ?? null;
-}
 
 /**
  * Sets the online flag when it changes, stamps lastOnlineChange and keeps the change in the
  * history. Answers true when the state changed (so the change is announced once, even with
  * several server instances).
  */
-export async function setOnline(db: Db, hardwareId: string, online: boolean, reason: ConnectionReason, at: Date): Promise<boolean> {
+export async function setOnline(db: Db, hardwareId: string, change: { online: boolean; reason: ConnectionReason; at: Date }): Promise<boolean> {
+  const { online, reason, at } = change;
   return db.transaction(async (tx) => {
     const changed = await tx
       .update(hardware)
@@ -76,12 +67,14 @@ export async function getRuntimeRow(db: Db, hardwareId: string): Promise<Hardwar
   return row ? { ...row, peripherals: row.peripherals as Peripheral[] } : undefined;
 }
 
-export async function setControlDebug(db: Db, hardwareId: string, on: boolean, at: Date): Promise<void> {
-  await db.update(hardware).set({ controlDebug: on, updatedAt: at }).where(eq(hardware.id, hardwareId));
+/** Stores the debug switch the console chose (the row's write time moves, see readLastWrite). */
+export async function setControlDebug(db: Db, hardwareId: string, change: { controlDebug: boolean; at: Date }): Promise<void> {
+  await db.update(hardware).set({ controlDebug: change.controlDebug, updatedAt: change.at }).where(eq(hardware.id, hardwareId));
 }
 
 /** The announced versions, addresses and peripherals replace what was known. */
-export async function applyAnnounce(db: Db, hardwareId: string, announce: AnnounceMessage, at: Date): Promise<HardwareRuntimeRow | undefined> {
+export async function applyAnnounce(db: Db, hardwareId: string, received: { announce: AnnounceMessage; at: Date }): Promise<HardwareRuntimeRow | undefined> {
+  const { announce, at } = received;
   const peripherals: Peripheral[] = announce.peripherals.map((p) => ({
     id: p.id,
     name: p.name,
@@ -112,11 +105,9 @@ export async function applyAnnounce(db: Db, hardwareId: string, announce: Announ
 export async function finishFirmwareUpdate(
   db: Db,
   hardwareId: string,
-  correlationId: string,
-  status: 'applied' | 'failed',
-  error: string | null,
-  at: Date,
+  report: { correlationId: string; status: 'applied' | 'failed'; error: string | null; at: Date },
 ): Promise<{ version: string; isPlinthFirmware: boolean } | undefined> {
+  const { correlationId, status, error, at } = report;
   const [row] = await db
     .update(firmwareHistory)
     .set({ status, error, finishedAt: at })

@@ -65,10 +65,14 @@ export async function findHardwareRecord(db: Db, id: string): Promise<HardwareRe
   return row;
 }
 
-/** Answers the new hardware's id. */
-export async function insertHardware(db: Db, values: { siteId: string; name: string }): Promise<string> {
-  const [row] = await db.insert(hardware).values(values).returning({ id: hardware.id });
-  return row!.id;
+export type HardwareRow = typeof hardware.$inferSelect;
+/** A new hardware unit: its site and name; every other column may be given (the database has defaults). */
+export type NewHardware = typeof hardware.$inferInsert;
+
+/** Inserts a hardware unit; answers the stored row. */
+export async function insertHardware(db: Db, values: NewHardware): Promise<HardwareRow> {
+  const [row] = await db.insert(hardware).values(values).returning();
+  return row!;
 }
 
 export async function updateHardwareRow(

@@ -9,7 +9,6 @@ import {
   UpdateHardwareBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
-import { requireUser } from '../../lib/request-user.js';
 import { createHardware, deleteHardware, getHardware, listHardware, updateHardware } from './hardware.service.js';
 
 /** Hardware records: list by site(s) or exhibit, create, read, update (name, exhibit, debug mode) and delete. */
@@ -23,34 +22,25 @@ export function hardwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       app.get(
         path,
         { schema: { tags, hide: path === base, querystring: HardwareListQuery, response: { 200: HardwareListSchema } } },
-        async (request) => {
-          requireUser(request);
-          return { hardware: await listHardware(deps, await request.grants(), request.query) };
-        },
+        async (request) => ({ hardware: await listHardware(deps, await request.grants(), request.query) }),
       );
     }
 
-    app.post(base, { schema: { tags, body: CreateHardwareBody, response: { 200: HardwareSchema } } }, async (request) => {
-      requireUser(request);
-      return createHardware(deps, await request.grants(), request.body);
-    });
+    app.post(base, { schema: { tags, body: CreateHardwareBody, response: { 200: HardwareSchema } } }, async (request) =>
+      createHardware(deps, await request.grants(), request.body),
+    );
 
-    app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: HardwareSchema } } }, async (request) => {
-      requireUser(request);
-      return getHardware(deps, await request.grants(), request.params.id);
-    });
+    app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: HardwareSchema } } }, async (request) =>
+      getHardware(deps, await request.grants(), request.params.id),
+    );
 
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateHardwareBody, response: { 200: HardwareSchema } } },
-      async (request) => {
-        requireUser(request);
-        return updateHardware(deps, await request.grants(), request.params.id, request.body);
-      },
+      async (request) => updateHardware(deps, await request.grants(), { ...request.body, id: request.params.id }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      requireUser(request);
       await deleteHardware(deps, await request.grants(), request.params.id);
       return { ok: true as const };
     });

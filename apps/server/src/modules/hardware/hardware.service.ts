@@ -83,16 +83,17 @@ export async function getHardware(deps: AppDeps, grants: Grants, id: string): Pr
 
 /** Creates a hardware unit in a site (needs the right to manage devices there). */
 export async function createHardware(deps: AppDeps, grants: Grants, input: { name: string; siteId: string }): Promise<Hardware> {
-  await assertSiteRight(deps, grants, input.siteId, 'manageDevices');
-  const id = await insertHardware(deps.db, input);
-  return getHardware(deps, grants, id);
+  await assertSiteRight(deps, grants, { siteId: input.siteId, right: 'manageDevices' });
+  const board = await insertHardware(deps.db, { siteId: input.siteId, name: input.name });
+  return getHardware(deps, grants, board.id);
 }
 
 /**
  * Renames the hardware, connects it to an exhibit of its site (or disconnects it), or switches
  * debug mode (turning it on needs the board online: 409 HardwareOffline).
  */
-export async function updateHardware(deps: AppDeps, grants: Grants, id: string, update: HardwareUpdate): Promise<Hardware> {
+export async function updateHardware(deps: AppDeps, grants: Grants, change: HardwareUpdate & { id: string }): Promise<Hardware> {
+  const { id, ...update } = change;
   const { record, role } = await visibleHardware(deps, grants, id);
   const fields = (Object.keys(UPDATE_RIGHTS) as (keyof HardwareUpdate)[]).filter((key) => update[key] !== undefined);
   for (const field of fields) assertRight(role, UPDATE_RIGHTS[field]);

@@ -1,6 +1,7 @@
 import { can, toLowerRole, type Organization, type OrganizationSummary, type SiteSummary } from '@plinth/shared';
 import type { Grants } from '../access/grants.js';
-import { presentOrganizationSetting, type OrganizationSettingRow } from '../settings/settings.presenter.js';
+import { presentSetting } from '../settings/settings.presenter.js';
+import type { SettingRow } from '../settings/settings.repository.js';
 import type { OrganizationRow } from './organization.repository.js';
 
 /**
@@ -21,17 +22,16 @@ export function presentOrganizationSummary(row: OrganizationRow, grants: Grants)
   };
 }
 
-/** The organization screen's data. */
+/** The organization screen's data: the sites the caller sees and the organization's settings. */
 export function presentOrganization(
   row: OrganizationRow,
   grants: Grants,
-  sites: SiteSummary[],
-  settings: OrganizationSettingRow[],
+  { sites, settings }: { sites: SiteSummary[]; settings: SettingRow[] },
 ): Organization {
   const summary = presentOrganizationSummary(row, grants);
   return {
     ...summary,
     sites,
-    organizationsettings: settings.map(presentOrganizationSetting),
+    organizationsettings: settings.map(presentSetting),
   };
 }

@@ -2,8 +2,6 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ORGANIZATION_SETTINGS } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { exhibits, organizationSettings, organizations, sites } from '../../db/schema.js';
-import type { OrganizationSettingRow } from '../settings/settings.presenter.js';
-import { sortByDefinition } from '../settings/settings.service.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type LockedExhibit = { id: string; name: string };
@@ -64,57 +62,4 @@ export async function deleteOrganizationUnlessLocked(db: Db, id: string): Promis
     if (locked.length === 0) await tx.delete(organizations).where(eq(organizations.id, id));
     return locked;
   });
-}
-
-/** The organization's settings in definition order (unknown ones last, by id string). */
-export async function listOrganizationSettingRows(
-  db: Db,
-  organizationId: string,
-  options: { inheritedOnly?: boolean } = {},
-): Promise<OrganizationSettingRow[]> {
-  const rows = await db
-    .select()
-    .from(organizationSettings)
-    .where(
-      options.inheritedOnly
-        ? and(eq(organizationSettings.organizationId, organizationId), eq(organizationSettings.inherited, true))
-        : eq(organizationSettings.organizationId, organizationId),
-    );
-  return sortByDefinition(rows, ORGANIZATION_SETTINGS.map((d) => d.idString));
-}
-
-export async function findOrganizationSettingRow(
-  db: Db,
-  organizationId: string,
-  idString: string,
-): Promise<OrganizationSettingRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(organizationSettings)
-    .where(and(eq(organizationSettings.organizationId, organizationId), eq(organizationSettings.idString, idString)));
-  return row;
-}
-
-export async function updateOrganizationSettingValue(db: Db, id: string, value: string): Promise<OrganizationSettingRow> {
-  const [row] = await db
-    .update(organizationSettings)
-    .set({ value, updatedAt: new Date() })
-    .where(eq(organizationSettings.id, id))
-    .returning();
-  return row!;
-}
-
-/** One setting's row in every organization (start-up upkeep). */
-export async function listSettingRowsOfEveryOrganization(db: Db, idString: string): Promise<OrganizationSettingRow[]> {
-  return db.select().from(organizationSettings).where(eq(organizationSettings.idString, idString));
-}
-
-/** Replaces the value only while it is still `expected`; answers whether it did. */
-export async function replaceOrganizationSettingValue(db: Db, id: string, expected: string, value: string): Promise<boolean> {
-  const rows = await db
-    .update(organizationSettings)
-    .set({ value, updatedAt: new Date() })
-    .where(and(eq(organizationSettings.id, id), eq(organizationSettings.value, expected)))
-    .returning({ id: organizationSettings.id });
-  return rows.length > 0;
 }

@@ -5,9 +5,6 @@ import {
   OkSchema,
   OrganizationListSchema,
   OrganizationSchema,
-  SettingParams,
-  SettingSchema,
-  SettingValueBody,
   SiteListSchema,
   UpdateOrganizationBody,
 } from '@plinth/shared';
@@ -20,10 +17,9 @@ import {
   listOrganizations,
   listOrganizationSites,
   updateOrganization,
-  updateOrganizationSetting,
 } from './organization.service.js';
 
-/** Organizations: list, create (platform admins), read, rename, delete, settings and their sites. */
+/** Organizations: list, create (platform admins), read, rename, delete, and their sites (settings: settings.routes.ts). */
 export function organizationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['organization'];
@@ -48,26 +44,13 @@ export function organizationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateOrganizationBody, response: { 200: OrganizationSchema } } },
-      async (request) => updateOrganization(deps, await request.grants(), request.params.id, request.body.name),
+      async (request) => updateOrganization(deps, await request.grants(), { id: request.params.id, name: request.body.name }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
       await deleteOrganization(deps, await request.grants(), request.params.id);
       return { ok: true as const };
     });
-
-    app.put(
-      `${base}/:id/setting/:idString`,
-      { schema: { tags, params: SettingParams, body: SettingValueBody, response: { 200: SettingSchema } } },
-      async (request) =>
-        updateOrganizationSetting(
-          deps,
-          await request.grants(),
-          request.params.id,
-          request.params.idString,
-          request.body.value,
-        ),
-    );
 
     app.get(
       `${base}/:id/sites`,

@@ -1,23 +1,18 @@
-import { can, settingKind, type Organization, type Right, type Setting, type SiteSummary } from '@plinth/shared';
+import { can, type Organization, type Right, type SiteSummary } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
 import { isUniqueViolation } from '../auth/users.service.js';
-import { sealContentManagerConfig } from '../content-manager/content-manager-config.service.js';
-import { presentOrganizationSetting } from '../settings/settings.presenter.js';
-import { validateSettingValue } from '../settings/settings.service.js';
+import { listSettingRows } from '../settings/settings.repository.js';
 import { presentSiteSummary } from '../site/site.presenter.js';
 import { listSiteRows, visibleSiteScope } from '../site/site.repository.js';
 import { presentOrganization, presentOrganizationSummary } from './organization.presenter.js';
 import {
   deleteOrganizationUnlessLocked,
   findOrganizationRow,
-  findOrganizationSettingRow,
   insertOrganization,
   listOrganizationRows,
-  listOrganizationSettingRows,
   updateOrganizationName,
-  updateOrganizationSettingValue,
   type OrganizationRow,
 } from './organization.repository.js';
 
@@ -25,12 +20,8 @@ import {
  * The organization, when the caller may use `right` on it. Unknown or invisible: 404. Visible
  * only through a site or exhibit grant (no role on it), or a role too low: 403.
  */
-export async function requireOrganization(
-  deps: AppDeps,
-  grants: Grants,
-  id: string,
-  right: Right,
-): Promise<OrganizationRow> {
+export async function requireOrganization(deps: AppDeps, grants: Grants, access: { id: string; right: Right }): Promise<OrganizationRow> {
+  const { id, right } = access;
   const row = await findOrganizationRow(deps.db, id);
   if (!row || !grants.isOrganizationVisible(id)) throw new AppError('NotFound');
   if (!can(grants.organizationRole(id), right)) throw new AppError('Forbidden');
@@ -61,13 +52,14 @@ export async function createOrganization(deps: AppDeps, grants: Grants, name: st
 
 /** The organization screen's data: visible sites and settings. */
 export async function getOrganization(deps: AppDeps, grants: Grants, id: string): Promise<Organization> {
-  const row = await requireOrganization(deps, grants, id, 'view');
+  const row = await requireOrganization(deps, grants, { id, right: 'view' });
   return loadOrganization(deps, grants, row);
 }
 
 /** Renames the organization (organization managers); names stay unique case-insensitively. */
-export async function updateOrganization(deps: AppDeps, grants: Grants, id: string, name: string): Promise<Organization> {
-  await requireOrganization(deps, grants, id, 'administer');
+export async function updateOrganization(deps: AppDeps, grants: Grants, change: { id: string; name: string }): Promise<Organization> {
+  const { id, name } = change;
+  await requireOrganization(deps, grants, { id, right: 'administer' });
   let row: OrganizationRow | undefined;
   try {
     row = await updateOrganizationName(deps.db, id, name);
@@ -81,31 +73,13 @@ export async function updateOrganization(deps: AppDeps, grants: Grants, id: stri
 
 /** Deletes the organization with everything in it, unless it holds a locked exhibit. */
 export async function deleteOrganization(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  await requireOrganization(deps, grants, id, 'administer');
+  await requireOrganization(deps, grants, { id, right: 'administer' });
   const locked = await deleteOrganizationUnlessLocked(deps.db, id);
   if (locked.length) {
     throw new AppError('LockedExhibits', 'This organization cannot be deleted because it contains locked exhibits.', {
-      lockedExhibits: locked,
+      details: { lockedExhibits: locked },
     });
   }
-}
-
-/** Saves one organization setting (organization managers), checked against its kind; passwords are sealed. */
-export async function updateOrganizationSetting(
-  deps: AppDeps,
-  grants: Grants,
-  id: string,
-  idString: string,
-  value: string,
-): Promise<Setting> {
-  await requireOrganization(deps, grants, id, 'administer');
-  const setting = await findOrganizationSettingRow(deps.db, id, idString);
-  if (!setting) throw new AppError('NotFound', 'There is no such organization setting.');
-  const kind = settingKind(idString);
-  const checked = validateSettingValue(kind, value, deps.config.REPORT_URL_PREFIX);
-  const stored = kind === 'contentManager' ? sealContentManagerConfig(deps.secrets, id, checked, setting.value) : checked;
-  const row = await updateOrganizationSettingValue(deps.db, setting.id, stored);
-  return presentOrganizationSetting(row);
 }
 
 /** The sites of one organization the caller can see (all of them with a role on the organization). */
@@ -119,12 +93,7 @@ export async function listOrganizationSites(deps: AppDeps, grants: Grants, id: s
 async function loadOrganization(deps: AppDeps, grants: Grants, row: OrganizationRow): Promise<Organization> {
   const [sites, settings] = await Promise.all([
     listSiteRows(deps.db, visibleSiteScope(grants), row.id),
-    listOrganizationSettingRows(deps.db, row.id),
+    listSettingRows(deps.db, { scope: 'organization', id: row.id }),
   ]);
-  return presentOrganization(
-    row,
-    grants,
-    sites.map((site) => presentSiteSummary(site, grants)),
-    settings,
-  );
+  return presentOrganization(row, grants, { sites: sites.map((site) => presentSiteSummary(site, grants)), settings });
 }

@@ -1,7 +1,16 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Role } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
-import { organizationPermissions, organizations, sitePermissions, users } from '../../db/schema.js';
+import { exhibitPermissions, organizationPermissions, sitePermissions, users } from '../../db/schema.js';
+
+/** What a grant gives a role on; each kind has its own table (organization, site, exhibit permissions). */
+export type GrantScope = 'organization' | 'site' | 'exhibit';
+
+/** An organization, a site or an exhibit, by its id. */
+export type ScopeRef<S extends GrantScope = GrantScope> = { scope: S; id: string };
+
+/** One grant, by its id and the table it is in. */
+export type GrantRef<S extends GrantScope = GrantScope> = { scope: S; grantId: string };
 
 /** A grant joined with the user it is for, as the permission lists show it. */
 export type PermissionRow = {
@@ -14,11 +23,25 @@ export type PermissionRow = {
   accountCreated: boolean;
 };
 
-/** Where a grant lives: the organization, or the site (with its organization). */
-export type OrganizationGrant = { id: string; userId: string; organizationId: string };
-export type SiteGrant = { id: string; userId: string; siteId: string };
+/** Who holds a grant, and the id of the thing it is on. */
+export type GrantRow = { id: string; userId: string; scopeId: string };
 
-const permissionColumns = {
+/** A grant to store: `role` for `userId` on the thing `scopeId` of `scope`. */
+export type NewGrant = { scope: GrantScope; scopeId: string; userId: string; role: Role };
+
+/** The table of a scope's grants, with the column that names the thing granted. */
+function grantTable(scope: GrantScope) {
+  switch (scope) {
+    case 'organization':
+      return { table: organizationPermissions, scopeId: organizationPermissions.organizationId };
+    case 'site':
+      return { table: sitePermissions, scopeId: sitePermissions.siteId };
+    case 'exhibit':
+      return { table: exhibitPermissions, scopeId: exhibitPermissions.exhibitId };
+  }
+}
+
+const userColumns = {
   userId: users.id,
   email: users.email,
   firstName: users.firstName,
@@ -26,106 +49,75 @@ const permissionColumns = {
   accountCreated: users.accountCreated,
 };
 
-export async function findOrganization(db: Db, id: string): Promise<{ id: string; name: string } | undefined> {
-  const [row] = await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, id));
-  return row;
-}
-
-export async function listOrganizationPermissionRows(db: Db, organizationId: string): Promise<PermissionRow[]> {
+/** The grants on one thing with their users, by email. */
+export async function listPermissionRows(db: Db, ref: ScopeRef): Promise<PermissionRow[]> {
+  const { table, scopeId } = grantTable(ref.scope);
   return db
-    .select({ id: organizationPermissions.id, role: organizationPermissions.role, ...permissionColumns })
-    .from(organizationPermissions)
-    .innerJoin(users, eq(users.id, organizationPermissions.userId))
-    .where(eq(organizationPermissions.organizationId, organizationId))
+    .select({ id: table.id, role: table.role, ...userColumns })
+    .from(table)
+    .innerJoin(users, eq(users.id, table.userId))
+    .where(eq(scopeId, ref.id))
     .orderBy(asc(users.email));
 }
 
-export async function findOrganizationPermissionRow(db: Db, id: string): Promise<PermissionRow | undefined> {
+/** One grant with its user, as the lists show it. */
+export async function findPermissionRow(db: Db, grant: GrantRef): Promise<PermissionRow | undefined> {
+  const { table } = grantTable(grant.scope);
   const [row] = await db
-    .select({ id: organizationPermissions.id, role: organizationPermissions.role, ...permissionColumns })
-    .from(organizationPermissions)
-    .innerJoin(users, eq(users.id, organizationPermissions.userId))
-    .where(eq(organizationPermissions.id, id));
+    .select({ id: table.id, role: table.role, ...userColumns })
+    .from(table)
+    .innerJoin(users, eq(users.id, table.userId))
+    .where(eq(table.id, grant.grantId));
   return row;
 }
 
-export async function findOrganizationGrant(db: Db, id: string): Promise<OrganizationGrant | undefined> {
-  const [row] = await db
-    .select({ id: organizationPermissions.id, userId: organizationPermissions.userId, organizationId: organizationPermissions.organizationId })
-    .from(organizationPermissions)
-    .where(eq(organizationPermissions.id, id));
+/** Who holds a grant and on what, to check the caller may manage it. */
+export async function findGrant(db: Db, grant: GrantRef): Promise<GrantRow | undefined> {
+  const { table, scopeId } = grantTable(grant.scope);
+  const [row] = await db.select({ id: table.id, userId: table.userId, scopeId }).from(table).where(eq(table.id, grant.grantId));
   return row;
 }
 
-export async function hasOrganizationGrant(db: Db, organizationId: string, userId: string): Promise<boolean> {
+/** Whether the user already holds a grant on the thing. */
+export async function hasGrant(db: Db, ref: ScopeRef, userId: string): Promise<boolean> {
+  const { table, scopeId } = grantTable(ref.scope);
   const rows = await db
-    .select({ id: organizationPermissions.id })
-    .from(organizationPermissions)
-    .where(and(eq(organizationPermissions.organizationId, organizationId), eq(organizationPermissions.userId, userId)));
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(scopeId, ref.id), eq(table.userId, userId)));
   return rows.length > 0;
 }
 
-/** Answers the new grant's id. */
-export async function insertOrganizationGrant(db: Db, organizationId: string, userId: string, role: Role): Promise<string> {
-  const [row] = await db
-    .insert(organizationPermissions)
-    .values({ organizationId, userId, role })
-    .returning({ id: organizationPermissions.id });
-  return row!.id;
+/** Stores a grant; answers its id. One user holds one grant per thing (a second one is a unique violation). */
+export async function insertGrant(db: Db, grant: NewGrant): Promise<string> {
+  const { scope, scopeId, userId, role } = grant;
+  switch (scope) {
+    case 'organization': {
+      const [row] = await db
+        .insert(organizationPermissions)
+        .values({ organizationId: scopeId, userId, role })
+        .returning({ id: organizationPermissions.id });
+      return row!.id;
+    }
+    case 'site': {
+      const [row] = await db.insert(sitePermissions).values({ siteId: scopeId, userId, role }).returning({ id: sitePermissions.id });
+      return row!.id;
+    }
+    case 'exhibit': {
+      const [row] = await db.insert(exhibitPermissions).values({ exhibitId: scopeId, userId, role }).returning({ id: exhibitPermissions.id });
+      return row!.id;
+    }
+  }
 }
 
-export async function updateOrganizationGrantRole(db: Db, id: string, role: Role): Promise<void> {
-  await db.update(organizationPermissions).set({ role }).where(eq(organizationPermissions.id, id));
+/** Changes the role a grant gives. */
+export async function updateGrantRole(db: Db, grant: GrantRef, role: Role): Promise<void> {
+  const { table } = grantTable(grant.scope);
+  await db.update(table).set({ role }).where(eq(table.id, grant.grantId));
 }
 
-export async function deleteOrganizationGrant(db: Db, id: string): Promise<void> {
-  await db.delete(organizationPermissions).where(eq(organizationPermissions.id, id));
-}
-
-export async function listSitePermissionRows(db: Db, siteId: string): Promise<PermissionRow[]> {
-  return db
-    .select({ id: sitePermissions.id, role: sitePermissions.role, ...permissionColumns })
-    .from(sitePermissions)
-    .innerJoin(users, eq(users.id, sitePermissions.userId))
-    .where(eq(sitePermissions.siteId, siteId))
-    .orderBy(asc(users.email));
-}
-
-export async function findSitePermissionRow(db: Db, id: string): Promise<PermissionRow | undefined> {
-  const [row] = await db
-    .select({ id: sitePermissions.id, role: sitePermissions.role, ...permissionColumns })
-    .from(sitePermissions)
-    .innerJoin(users, eq(users.id, sitePermissions.userId))
-    .where(eq(sitePermissions.id, id));
-  return row;
-}
-
-export async function findSiteGrant(db: Db, id: string): Promise<SiteGrant | undefined> {
-  const [row] = await db
-    .select({ id: sitePermissions.id, userId: sitePermissions.userId, siteId: sitePermissions.siteId })
-    .from(sitePermissions)
-    .where(eq(sitePermissions.id, id));
-  return row;
-}
-
-export async function hasSiteGrant(db: Db, siteId: string, userId: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: sitePermissions.id })
-    .from(sitePermissions)
-    .where(and(eq(sitePermissions.siteId, siteId), eq(sitePermissions.userId, userId)));
-  return rows.length > 0;
-}
-
-/** Answers the new grant's id. */
-export async function insertSiteGrant(db: Db, siteId: string, userId: string, role: Role): Promise<string> {
-  const [row] = await db.insert(sitePermissions).values({ siteId, userId, role }).returning({ id: sitePermissions.id });
-  return row!.id;
-}
-
-export async function updateSiteGrantRole(db: Db, id: string, role: Role): Promise<void> {
-  await db.update(sitePermissions).set({ role }).where(eq(sitePermissions.id, id));
-}
-
-export async function deleteSiteGrant(db: Db, id: string): Promise<void> {
-  await db.delete(sitePermissions).where(eq(sitePermissions.id, id));
+/** Removes a grant. */
+export async function deleteGrant(db: Db, grant: GrantRef): Promise<void> {
+  const { table } = grantTable(grant.scope);
+  await db.delete(table).where(eq(table.id, grant.grantId));
 }

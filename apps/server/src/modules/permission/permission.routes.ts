@@ -1,109 +1,71 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   CreateOrganizationPermissionBody,
   CreateSitePermissionBody,
-  Id,
   IdParams,
   OkSchema,
   OrganizationPermissionQuery,
   PermissionListSchema,
   PermissionSchema,
+  SiteIdParams,
   UpdatePermissionBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
-import { requireUser } from '../../lib/request-user.js';
 import {
-  addOrganizationPermission,
-  addSitePermission,
-  deleteOrganizationPermission,
-  deleteSitePermission,
-  listOrganizationPermissions,
-  listSitePermissions,
-  updateOrganizationPermission,
-  updateSitePermission,
+  createPermission,
+  deletePermission,
+  listPermissions,
+  updatePermission,
+  type PermissionScope,
 } from './permission.service.js';
 
-const SiteIdParams = z.object({ siteId: Id });
+const base = '/org-management/permission';
 
-/** Users and their roles on organizations and sites (spec: organization service, permission rows). */
+/** Where each scope's grants are changed and removed (PUT and DELETE `{path}/:id`, spec 7). */
+const GRANT_PATHS: Record<PermissionScope, string> = {
+  organization: `${base}/organization`,
+  site: `${base}/site`,
+};
+
+/**
+ * Users and their roles on organizations and sites (spec: organization service, permission rows).
+ * One service serves every scope; the routes only say how each scope's calls name the
+ * organization or site: the list calls and the create bodies differ by scope, the grant calls
+ * do not.
+ */
 export function permissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['permission'];
-    const base = '/org-management/permission';
+    const response = { 200: PermissionSchema };
 
     app.get(
       `${base}/organization`,
       { schema: { tags, querystring: OrganizationPermissionQuery, response: { 200: PermissionListSchema } } },
-      async (request) => {
-        requireUser(request);
-        return listOrganizationPermissions(deps, await request.grants(), request.query.organizationId);
-      },
+      async (request) => listPermissions(deps, await request.grants(), { scope: 'organization', id: request.query.organizationId }),
+    );
+    app.get(`${base}/site/:siteId`, { schema: { tags, params: SiteIdParams, response: { 200: PermissionListSchema } } }, async (request) =>
+      listPermissions(deps, await request.grants(), { scope: 'site', id: request.params.siteId }),
     );
 
-    app.post(
-      `${base}/organization`,
-      { schema: { tags, body: CreateOrganizationPermissionBody, response: { 200: PermissionSchema } } },
-      async (request) => {
-        const user = requireUser(request);
-        return addOrganizationPermission(deps, await request.grants(), user, request.body, request.ip);
-      },
-    );
+    app.post(`${base}/organization`, { schema: { tags, body: CreateOrganizationPermissionBody, response } }, async (request) => {
+      const { organizationId: id, ...grant } = request.body;
+      const on = { scope: 'organization' as const, id };
+      return createPermission(deps, await request.grants(), { ...grant, on, inviter: request.user, ip: request.ip });
+    });
+    app.post(`${base}/site`, { schema: { tags, body: CreateSitePermissionBody, response } }, async (request) => {
+      const { siteId: id, ...grant } = request.body;
+      const on = { scope: 'site' as const, id };
+      return createPermission(deps, await request.grants(), { ...grant, on, inviter: request.user, ip: request.ip });
+    });
 
-    app.put(
-      `${base}/organization/:id`,
-      { schema: { tags, params: IdParams, body: UpdatePermissionBody, response: { 200: PermissionSchema } } },
-      async (request) => {
-        requireUser(request);
-        return updateOrganizationPermission(deps, await request.grants(), request.params.id, request.body.role);
-      },
-    );
-
-    app.delete(
-      `${base}/organization/:id`,
-      { schema: { tags, params: IdParams, response: { 200: OkSchema } } },
-      async (request) => {
-        requireUser(request);
-        await deleteOrganizationPermission(deps, await request.grants(), request.params.id);
+    for (const [scope, path] of Object.entries(GRANT_PATHS) as [PermissionScope, string][]) {
+      app.put(`${path}/:id`, { schema: { tags, params: IdParams, body: UpdatePermissionBody, response } }, async (request) =>
+        updatePermission(deps, await request.grants(), { scope, grantId: request.params.id, role: request.body.role }),
+      );
+      app.delete(`${path}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
+        await deletePermission(deps, await request.grants(), { scope, grantId: request.params.id });
         return { ok: true as const };
-      },
-    );
-
-    app.get(
-      `${base}/site/:siteId`,
-      { schema: { tags, params: SiteIdParams, response: { 200: PermissionListSchema } } },
-      async (request) => {
-        requireUser(request);
-        return listSitePermissions(deps, await request.grants(), request.params.siteId);
-      },
-    );
-
-    app.post(
-      `${base}/site`,
-      { schema: { tags, body: CreateSitePermissionBody, response: { 200: PermissionSchema } } },
-      async (request) => {
-        const user = requireUser(request);
-        return addSitePermission(deps, await request.grants(), user, request.body, request.ip);
-      },
-    );
-
-    app.put(
-      `${base}/site/:id`,
-      { schema: { tags, params: IdParams, body: UpdatePermissionBody, response: { 200: PermissionSchema } } },
-      async (request) => {
-        requireUser(request);
-        return updateSitePermission(deps, await request.grants(), request.params.id, request.body.role);
-      },
-    );
-
-    app.delete(
-      `${base}/site/:id`,
-      { schema: { tags, params: IdParams, response: { 200: OkSchema } } },
-      async (request) => {
-        requireUser(request);
-        await deleteSitePermission(deps, await request.grants(), request.params.id);
-        return { ok: true as const };
-      },
-    );
+      });
+    }
   };
 }

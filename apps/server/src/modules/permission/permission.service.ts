@@ -1,168 +1,130 @@
 import { can, DEFAULT_ROLE, type Permission, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import type { AuthUser } from '../../lib/request-user.js';
-import { assertRight, type Grants, type SiteRef } from '../access/grants.js';
-import { findSiteRef } from '../access/refs.repository.js';
+import { announceAccessChange } from '../../realtime/access-notices.js';
+import { assertRight, type Grants } from '../access/grants.js';
+import { findOrganizationRef, findSiteRef } from '../access/refs.repository.js';
+import type { AuthUser } from '../auth/auth-user.js';
 import { findUserByEmail } from '../auth/users.repository.js';
 import { findOrInviteUser, isUniqueViolation } from '../auth/users.service.js';
-import { announceAccessChange } from '../../realtime/access-notices.js';
 import { presentPermission } from './permission.presenter.js';
 import {
-  deleteOrganizationGrant,
-  deleteSiteGrant,
-  findOrganization,
-  findOrganizationGrant,
-  findOrganizationPermissionRow,
-  findSiteGrant,
-  findSitePermissionRow,
-  hasOrganizationGrant,
-  hasSiteGrant,
-  insertOrganizationGrant,
-  insertSiteGrant,
-  listOrganizationPermissionRows,
-  listSitePermissionRows,
-  updateOrganizationGrantRole,
-  updateSiteGrantRole,
+  deleteGrant,
+  findGrant,
+  findPermissionRow,
+  hasGrant,
+  insertGrant,
+  listPermissionRows,
+  updateGrantRole,
+  type GrantRef,
+  type ScopeRef,
 } from './permission.repository.js';
 
+/**
+ * The things whose users and roles the permission calls manage. Exhibits hold grants too; letting
+ * these calls manage them takes 'exhibit' here and its entry in SCOPES, nothing more.
+ */
+export type PermissionScope = 'organization' | 'site';
+
 export type PermissionList = { permissions: Permission[]; canManage: boolean };
+
+/** A grant to make: `role` (default viewer) for whoever has `email`, inviting them when they have no account. */
+export type NewPermission = {
+  on: ScopeRef<PermissionScope>;
+  email: string;
+  role?: Role;
+  /** Who grants it: the invitation names them, and invitations are throttled per inviter. */
+  inviter: AuthUser;
+  /** The inviter's client address (invitations are throttled per address too). */
+  ip: string;
+};
+
+/** What the caller sees of a scope's thing: its name as an invitation gives it, and the caller's role. */
+type ScopeView = { invitationName: string; role: Role | null; isVisible: boolean };
+
+const SCOPES: Record<PermissionScope, (db: Db, grants: Grants, id: string) => Promise<ScopeView | undefined>> = {
+  organization: async (db, grants, id) => {
+    const organization = await findOrganizationRef(db, id);
+    if (!organization) return undefined;
+    return { invitationName: organization.name, role: grants.organizationRole(id), isVisible: grants.isOrganizationVisible(id) };
+  },
+  site: async (db, grants, id) => {
+    const site = await findSiteRef(db, id);
+    if (!site) return undefined;
+    return { invitationName: `${site.name} (${site.organizationName})`, role: grants.siteRole(site), isVisible: grants.isSiteVisible(site) };
+  },
+};
 
 const OWN_ROLE_MESSAGE = 'You cannot change your own role.';
 
 /**
- * The caller's role on an organization. An organization seen only through a site or exhibit
- * grant answers 403; one the caller cannot see at all answers 404, as does an unknown id.
+ * The caller's effective role on an organization or site. One seen only through a grant below it
+ * (an organization through a site or exhibit grant) answers 403; one the caller cannot see at all
+ * answers 404, as does an unknown id.
  */
-async function organizationRoleOf(deps: AppDeps, grants: Grants, organizationId: string) {
-  const organization = await findOrganization(deps.db, organizationId);
-  if (!organization) throw new AppError('NotFound');
-  const role = grants.organizationRole(organizationId);
-  if (!role && grants.isOrganizationVisible(organizationId)) throw new AppError('Forbidden');
-  if (!role) throw new AppError('NotFound');
-  return { organization, role };
+async function roleOn(deps: AppDeps, grants: Grants, ref: ScopeRef<PermissionScope>): Promise<{ invitationName: string; role: Role }> {
+  const view = await SCOPES[ref.scope](deps.db, grants, ref.id);
+  if (!view) throw new AppError('NotFound');
+  if (!view.role && view.isVisible) throw new AppError('Forbidden');
+  if (!view.role) throw new AppError('NotFound');
+  return { invitationName: view.invitationName, role: view.role };
 }
 
-/** The caller's effective role on a site; 403 when the site is seen only through an exhibit grant, else 404 without a role. */
-async function siteRoleOf(deps: AppDeps, grants: Grants, siteId: string) {
-  const site = await findSiteRef(deps.db, siteId);
-  if (!site) throw new AppError('NotFound');
-  const ref: SiteRef = { id: site.id, organizationId: site.organizationId };
-  const role = grants.siteRole(ref);
-  if (!role && grants.isSiteVisible(ref)) throw new AppError('Forbidden');
-  if (!role) throw new AppError('NotFound');
-  return { site, role };
-}
-
-/** The users granted a role on an organization, and whether the caller may manage them. */
-export async function listOrganizationPermissions(deps: AppDeps, grants: Grants, organizationId: string): Promise<PermissionList> {
-  const { role } = await organizationRoleOf(deps, grants, organizationId);
-  const rows = await listOrganizationPermissionRows(deps.db, organizationId);
+/** The users granted a role on the organization or site itself, and whether the caller may manage them. */
+export async function listPermissions(deps: AppDeps, grants: Grants, ref: ScopeRef<PermissionScope>): Promise<PermissionList> {
+  const { role } = await roleOn(deps, grants, ref);
+  const rows = await listPermissionRows(deps.db, ref);
   return { permissions: rows.map(presentPermission), canManage: can(role, 'manageUsers') };
 }
 
 /**
- * Grants a role on an organization to the user with this email. Someone without an account is
- * invited: the user is created and mailed a create-account link (throttled; `ip` is the inviter's
- * client address).
+ * Grants a role (default viewer) on an organization or site to the user with this email (managers
+ * only). Someone without an account is invited: the user is created and mailed a create-account
+ * link (throttled per inviter and client address).
  */
-export async function addOrganizationPermission(
-  deps: AppDeps,
-  grants: Grants,
-  inviter: AuthUser,
-  input: { organizationId: string; email: string; role?: Role },
-  ip: string,
-): Promise<Permission> {
-  const { organization, role } = await organizationRoleOf(deps, grants, input.organizationId);
+export async function createPermission(deps: AppDeps, grants: Grants, input: NewPermission): Promise<Permission> {
+  const { invitationName, role } = await roleOn(deps, grants, input.on);
   assertRight(role, 'manageUsers');
   const existing = await findUserByEmail(deps.db, input.email);
-  if (existing && (await hasOrganizationGrant(deps.db, organization.id, existing.id))) throw new AppError('UserAlreadyAdded');
-  const { user } = await findOrInviteUser(deps, input.email, organization.name, inviter, ip);
-  let id: string;
+  if (existing && (await hasGrant(deps.db, input.on, existing.id))) throw new AppError('UserAlreadyAdded');
+  const { user } = await findOrInviteUser(deps, { email: input.email, scopeName: invitationName, inviter: input.inviter, ip: input.ip });
+  let grantId: string;
   try {
-    id = await insertOrganizationGrant(deps.db, organization.id, user.id, input.role ?? DEFAULT_ROLE);
+    grantId = await insertGrant(deps.db, { scope: input.on.scope, scopeId: input.on.id, userId: user.id, role: input.role ?? DEFAULT_ROLE });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('UserAlreadyAdded');
     throw error;
   }
-  return presentPermission((await findOrganizationPermissionRow(deps.db, id))!);
+  return presentPermission((await findPermissionRow(deps.db, { scope: input.on.scope, grantId }))!);
 }
 
-/** The grant `id` when the caller may manage users of its organization (404 when it is not theirs to see). */
-async function manageableOrganizationGrant(deps: AppDeps, grants: Grants, id: string) {
-  const grant = await findOrganizationGrant(deps.db, id);
-  if (!grant) throw new AppError('NotFound');
-  const { role } = await organizationRoleOf(deps, grants, grant.organizationId);
+/** The grant when the caller may manage users where it is (404 when it is not theirs to see); nobody manages their own. */
+async function manageableGrant(deps: AppDeps, grants: Grants, grant: GrantRef<PermissionScope>) {
+  const row = await findGrant(deps.db, grant);
+  if (!row) throw new AppError('NotFound');
+  const { role } = await roleOn(deps, grants, { scope: grant.scope, id: row.scopeId });
   assertRight(role, 'manageUsers');
-  if (grant.userId === grants.userId) throw new AppError('ValidationError', OWN_ROLE_MESSAGE);
-  return grant;
+  if (row.userId === grants.userId) throw new AppError('ValidationError', OWN_ROLE_MESSAGE);
+  return row;
 }
 
-/** Changes the role of an organization grant; nobody changes their own. */
-export async function updateOrganizationPermission(deps: AppDeps, grants: Grants, id: string, role: Role): Promise<Permission> {
-  const grant = await manageableOrganizationGrant(deps, grants, id);
-  await updateOrganizationGrantRole(deps.db, id, role);
-  announceAccessChange(deps.hub, grant.userId, 'grant');
-  return presentPermission((await findOrganizationPermissionRow(deps.db, id))!);
-}
-
-/** Removes an organization grant; nobody removes their own. */
-export async function deleteOrganizationPermission(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  const grant = await manageableOrganizationGrant(deps, grants, id);
-  await deleteOrganizationGrant(deps.db, id);
-  announceAccessChange(deps.hub, grant.userId, 'grant');
-}
-
-/** The users granted a role on the site itself, and whether the caller may manage them. */
-export async function listSitePermissions(deps: AppDeps, grants: Grants, siteId: string): Promise<PermissionList> {
-  const { role } = await siteRoleOf(deps, grants, siteId);
-  const rows = await listSitePermissionRows(deps.db, siteId);
-  return { permissions: rows.map(presentPermission), canManage: can(role, 'manageUsers') };
-}
-
-/** Grants a role on a site (default viewer), inviting someone without an account (throttled, as for organizations). */
-export async function addSitePermission(
+/** Changes the role of a grant; the user's open sockets drop what the new role no longer allows. */
+export async function updatePermission(
   deps: AppDeps,
   grants: Grants,
-  inviter: AuthUser,
-  input: { siteId: string; email: string; role?: Role },
-  ip: string,
+  change: GrantRef<PermissionScope> & { role: Role },
 ): Promise<Permission> {
-  const { site, role } = await siteRoleOf(deps, grants, input.siteId);
-  assertRight(role, 'manageUsers');
-  const existing = await findUserByEmail(deps.db, input.email);
-  if (existing && (await hasSiteGrant(deps.db, site.id, existing.id))) throw new AppError('UserAlreadyAdded');
-  const { user } = await findOrInviteUser(deps, input.email, `${site.name} (${site.organizationName})`, inviter, ip);
-  let id: string;
-  try {
-    id = await insertSiteGrant(deps.db, site.id, user.id, input.role ?? DEFAULT_ROLE);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('UserAlreadyAdded');
-    throw error;
-  }
-  return presentPermission((await findSitePermissionRow(deps.db, id))!);
+  const grant: GrantRef<PermissionScope> = { scope: change.scope, grantId: change.grantId };
+  const row = await manageableGrant(deps, grants, grant);
+  await updateGrantRole(deps.db, grant, change.role);
+  announceAccessChange(deps.hub, row.userId, 'grant');
+  return presentPermission((await findPermissionRow(deps.db, grant))!);
 }
 
-async function manageableSiteGrant(deps: AppDeps, grants: Grants, id: string) {
-  const grant = await findSiteGrant(deps.db, id);
-  if (!grant) throw new AppError('NotFound');
-  const { role } = await siteRoleOf(deps, grants, grant.siteId);
-  assertRight(role, 'manageUsers');
-  if (grant.userId === grants.userId) throw new AppError('ValidationError', OWN_ROLE_MESSAGE);
-  return grant;
-}
-
-/** Changes the role of a site grant; nobody changes their own. */
-export async function updateSitePermission(deps: AppDeps, grants: Grants, id: string, role: Role): Promise<Permission> {
-  const grant = await manageableSiteGrant(deps, grants, id);
-  await updateSiteGrantRole(deps.db, id, role);
-  announceAccessChange(deps.hub, grant.userId, 'grant');
-  return presentPermission((await findSitePermissionRow(deps.db, id))!);
-}
-
-/** Removes a site grant; nobody removes their own. */
-export async function deleteSitePermission(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  const grant = await manageableSiteGrant(deps, grants, id);
-  await deleteSiteGrant(deps.db, id);
-  announceAccessChange(deps.hub, grant.userId, 'grant');
+/** Removes a grant; the user's open sockets drop what it allowed. */
+export async function deletePermission(deps: AppDeps, grants: Grants, grant: GrantRef<PermissionScope>): Promise<void> {
+  const row = await manageableGrant(deps, grants, grant);
+  await deleteGrant(deps.db, grant);
+  announceAccessChange(deps.hub, row.userId, 'grant');
 }

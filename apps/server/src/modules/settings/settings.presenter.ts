@@ -1,15 +1,13 @@
 import { settingKind, type Setting } from '@plinth/shared';
-import type { organizationSettings, siteSettings } from '../../db/schema.js';
 import { contentManagerConfigView } from '../content-manager/content-manager-config.service.js';
-
-export type OrganizationSettingRow = typeof organizationSettings.$inferSelect;
-export type SiteSettingRow = typeof siteSettings.$inferSelect;
+import type { SettingRow } from './settings.repository.js';
 
 /**
- * An organization setting as the console reads it (OrganizationId set, SiteId null). The
- * content-manager config shows whether each password is set, never the password.
+ * An organization setting (OrganizationId set, SiteId null) or a site's own (SiteId set,
+ * OrganizationId null) as the console reads it. The content-manager config shows whether each
+ * password is set, never the password.
  */
-export function presentOrganizationSetting(row: OrganizationSettingRow): Setting {
+export function presentSetting(row: SettingRow): Setting {
   const kind = settingKind(row.idString);
   return {
     id: row.id,
@@ -18,19 +16,6 @@ export function presentOrganizationSetting(row: OrganizationSettingRow): Setting
     value: kind === 'contentManager' ? contentManagerConfigView(row.value) : row.value,
     kind,
     OrganizationId: row.organizationId,
-    SiteId: null,
-  };
-}
-
-/** A site's own setting (SiteId set, OrganizationId null). */
-export function presentSiteSetting(row: SiteSettingRow): Setting {
-  return {
-    id: row.id,
-    idString: row.idString,
-    display: row.display,
-    value: row.value,
-    kind: settingKind(row.idString),
-    OrganizationId: null,
     SiteId: row.siteId,
   };
 }

@@ -3,9 +3,80 @@ import {
   AnalyticsConfigSchema,
   ContentManagerConfigInputSchema,
   isAllowedReportUrl,
+  settingKind,
+  type Setting,
   type SettingKind,
 } from '@plinth/shared';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import type { Grants } from '../access/grants.js';
+import { sealContentManagerConfig } from '../content-manager/content-manager-config.service.js';
+import { requireOrganization } from '../organization/organization.service.js';
+import { requireSite } from '../site/site.service.js';
+import { presentSetting } from './settings.presenter.js';
+import {
+  findSettingRow,
+  listSettingRowsShownOnSite,
+  updateSettingValue,
+  type SettingOwner,
+  type SettingScope,
+} from './settings.repository.js';
+
+/** Shown when a site tries to change a setting it inherits from its organization. */
+export const INHERITED_SETTING_MESSAGE = 'This field may only be modified at the organization level.';
+
+/** A new value for one setting of an organization or a site. */
+export type SettingChange = { owner: SettingOwner; idString: string; value: string };
+
+/** Where a change may be saved: the owner, and for a site the organization whose inherited settings it may not change. */
+type SettingAccess = { owner: SettingOwner; inheritsFrom?: string };
+
+/**
+ * Who may change each scope's settings (design.md §3): an organization's, its managers (and
+ * platform admins); a site's own, DEVELOPER and up on the site.
+ */
+const SETTING_ACCESS: Record<SettingScope, (deps: AppDeps, grants: Grants, id: string) => Promise<SettingAccess>> = {
+  organization: async (deps, grants, id) => {
+    await requireOrganization(deps, grants, { id, right: 'administer' });
+    return { owner: { scope: 'organization', id } };
+  },
+  site: async (deps, grants, id) => {
+    const site = await requireSite(deps, grants, { id, right: 'editSettings' });
+    return { owner: { scope: 'site', id: site.id }, inheritsFrom: site.organizationId };
+  },
+};
+
+/**
+ * Saves one organization or site setting, checked against its kind; content-manager passwords are
+ * sealed. Unknown: 404; a site's inherited one: 403 naming the organization level.
+ */
+export async function updateSetting(deps: AppDeps, grants: Grants, change: SettingChange): Promise<Setting> {
+  const access = await SETTING_ACCESS[change.owner.scope](deps, grants, change.owner.id);
+  const { owner } = access;
+  const { idString } = change;
+  const setting = await findSettingRow(deps.db, owner, idString);
+  if (!setting) throw await missingSettingError(deps, { ...access, idString });
+  const kind = settingKind(idString);
+  const checked = validateSettingValue(kind, change.value, deps.config.REPORT_URL_PREFIX);
+  const stored =
+    kind === 'contentManager' ? sealContentManagerConfig(deps.secrets, { organizationId: owner.id, checked, stored: setting.value }) : checked;
+  return presentSetting(await updateSettingValue(deps.db, { scope: owner.scope, id: setting.id }, stored));
+}
+
+/** Why a setting is not there to save: a site's inherited one (403), or none of that name (404). */
+async function missingSettingError(deps: AppDeps, missing: SettingAccess & { idString: string }): Promise<AppError> {
+  if (missing.inheritsFrom) {
+    const inherited = await findSettingRow(deps.db, { scope: 'organization', id: missing.inheritsFrom }, missing.idString);
+    if (inherited?.inherited) return new AppError('Forbidden', INHERITED_SETTING_MESSAGE);
+  }
+  return new AppError('NotFound', `There is no such ${missing.owner.scope} setting.`);
+}
+
+/** The settings a site shows (its organization's inherited ones, then its own); reading them needs a role on the site. */
+export async function getSiteSettings(deps: AppDeps, grants: Grants, siteId: string): Promise<{ siteSettings: Setting[] }> {
+  const site = await requireSite(deps, grants, { id: siteId, right: 'view' });
+  return { siteSettings: (await listSettingRowsShownOnSite(deps.db, site)).map(presentSetting) };
+}
 
 /**
  * Checks a new setting value against its kind and answers the value to store: the JSON configs
@@ -64,13 +135,4 @@ function isHttpUrl(value: string): boolean {
 
 function invalid(message: string): AppError {
   return new AppError('ValidationError', message);
-}
-
-/** Rows ordered as their definitions are listed; rows without a definition follow by id string. */
-export function sortByDefinition<T extends { idString: string }>(rows: T[], order: string[]): T[] {
-  const rank = (idString: string) => {
-    const index = order.indexOf(idString);
-    return index === -1 ? order.length : index;
-  };
-  return [...rows].sort((a, b) => rank(a.idString) - rank(b.idString) || a.idString.localeCompare(b.idString));
 }

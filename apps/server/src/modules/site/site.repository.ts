@@ -4,8 +4,6 @@ import type { Db } from '../../db/client.js';
 import { exhibits, organizations, siteSettings, sites } from '../../db/schema.js';
 import { idsOrNone, type Grants } from '../access/grants.js';
 import type { LockedExhibit } from '../organization/organization.repository.js';
-import type { SiteSettingRow } from '../settings/settings.presenter.js';
-import { sortByDefinition } from '../settings/settings.service.js';
 
 /** A site with the name of its organization, as lists and details present it. */
 export type SiteListRow = {
@@ -62,10 +60,12 @@ export async function findSiteRow(db: Db, id: string): Promise<SiteListRow | und
   return row;
 }
 
+export type SiteRow = typeof sites.$inferSelect;
+
 /** Inserts the site with its default settings in one transaction. */
-export async function insertSite(db: Db, organizationId: string, name: string): Promise<string> {
+export async function insertSite(db: Db, values: { organizationId: string; name: string }): Promise<SiteRow> {
   return db.transaction(async (tx) => {
-    const [site] = await tx.insert(sites).values({ organizationId, name }).returning({ id: sites.id });
+    const [site] = await tx.insert(sites).values(values).returning();
     await tx.insert(siteSettings).values(
       SITE_SETTINGS.map((def) => ({
         siteId: site!.id,
@@ -74,7 +74,7 @@ export async function insertSite(db: Db, organizationId: string, name: string): 
         value: def.defaultValue,
       })),
     );
-    return site!.id;
+    return site!;
   });
 }
 
@@ -98,27 +98,4 @@ export async function deleteSiteUnlessLocked(db: Db, id: string): Promise<Locked
     if (locked.length === 0) await tx.delete(sites).where(eq(sites.id, id));
     return locked;
   });
-}
-
-/** The site's own settings in definition order. */
-export async function listSiteSettingRows(db: Db, siteId: string): Promise<SiteSettingRow[]> {
-  const rows = await db.select().from(siteSettings).where(eq(siteSettings.siteId, siteId));
-  return sortByDefinition(rows, SITE_SETTINGS.map((d) => d.idString));
-}
-
-export async function findSiteSettingRow(db: Db, siteId: string, idString: string): Promise<SiteSettingRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(siteSettings)
-    .where(and(eq(siteSettings.siteId, siteId), eq(siteSettings.idString, idString)));
-  return row;
-}
-
-export async function updateSiteSettingValue(db: Db, id: string, value: string): Promise<SiteSettingRow> {
-  const [row] = await db
-    .update(siteSettings)
-    .set({ value, updatedAt: new Date() })
-    .where(eq(siteSettings.id, id))
-    .returning();
-  return row!;
 }

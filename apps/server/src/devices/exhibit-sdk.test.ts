@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ManifestInput, ServerMessage } from '@plinth/shared';
-import { exhibitConnections, exhibitLogs, exhibitReportEvents, exhibits } from '../../../apps/server/src/db/schema.js';
-import { createExhibit, createOrganization, createSite, grant } from '../../../apps/server/src/test/factories.js';
-import type { TestClient } from '../../../apps/server/src/test/test-client.js';
-import { startTestServer, type TestServer } from '../../../apps/server/src/test/test-server.js';
-import { Exhibit, ExhibitError } from './index.js';
+import { exhibitConnections, exhibitLogs, exhibitReportEvents, exhibits } from '../db/schema.js';
+import { createExhibit, createOrganization, createSite, grant } from '../test/factories.js';
+import type { TestClient } from '../test/test-client.js';
+import { startTestServer, type TestServer } from '../test/test-server.js';
+import { Exhibit, ExhibitError } from '@plinth/sdk';
 
 let server: TestServer;
 let admin: TestClient;

@@ -3,12 +3,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ManifestInput, ServerMessage } from '@plinth/shared';
-import { exhibitConnections } from '../../../apps/server/src/db/schema.js';
-import { createExhibit, createOrganization, createSite } from '../../../apps/server/src/test/factories.js';
-import type { TestClient } from '../../../apps/server/src/test/test-client.js';
-import { startLatencyProxy } from '../../../apps/server/src/test/latency-proxy.js';
-import { startTestServer, type TestServer } from '../../../apps/server/src/test/test-server.js';
-import { Exhibit } from './index.js';
+import { exhibitConnections } from '../db/schema.js';
+import { createExhibit, createOrganization, createSite } from '../test/factories.js';
+import type { TestClient } from '../test/test-client.js';
+import { startLatencyProxy } from '../test/latency-proxy.js';
+import { startTestServer, type TestServer } from '../test/test-server.js';
+import { Exhibit } from '@plinth/sdk';
 
 /**
  * Two server instances of one deployment (same PostgreSQL database, same Redis): an exhibit

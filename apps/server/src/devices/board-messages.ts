@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  AnnounceMessageSchema,
+  DEFAULT_HEARTBEAT_MS,
+  FirmwareProgressSchema,
+  HEARTBEAT_MISSES_BEFORE_OFFLINE,
+  HeartbeatMessageSchema,
+  LogMessageSchema,
+  parsePayload,
+  PropMessageSchema,
+  ResultMessageSchema,
+  StatusMessageSchema,
+  topicFor,
+  type BoardChannel,
+  type RealtimeEvent,
+} from '@plinth/shared';
+import type { AppDeps } from '../deps.js';
+import { applyAnnounce, finishFirmwareUpdate, getRuntimeRow } from '../modules/hardware-runtime/hardware-state.repository.js';
+import type { BoardCommands } from './board-commands.js';
+import type { BoardPresence } from './board-presence.js';
+import type { BoardPropCatalog } from './board-props.js';
+import type { BoardWrites } from './board-writes.js';
+import type { InvalidMessages } from './invalid-messages.js';
+
+/** What the board message handlers work with. */
+export type BoardMessageContext = {
+  deps: Pick<AppDeps, 'db' | 'hub' | 'clock'>;
+  presence: Pick<BoardPresence, 'touch' | 'connected' | 'changeOnline'>;
+  props: Pick<BoardPropCatalog, 'remember' | 'lookup'>;
+  writes: Pick<BoardWrites, 'heartbeat' | 'prop'>;
+  commands: Pick<BoardCommands, 'publish' | 'settle'>;
+  invalid: Pick<InvalidMessages, 'record'>;
+  /** Whether other server instances receive this board traffic too (an external broker). */
+  isShared: boolean;
+};
+
+/** Handles one board message of a channel: its payload is checked, then applied. */
+export type BoardMessageHandler = (hardwareId: string, payload: Buffer) => Promise<void>;
+
+const done = Promise.resolve();
+
+/**
+ * The board channels of docs/protocols/hardware-mqtt.md, each a small handler. A payload that
+ * fails its channel's schema is dropped, counted and logged (invalid-messages.ts); results reach
+ * every instance when the broker is shared, so only the count of the others is kept there.
+ */
+export function createBoardMessageHandlers(context: BoardMessageContext): ReadonlyMap<string, BoardMessageHandler> {
+  const { deps, presence, props, writes, commands } = context;
+  const emit = (hardwareId: string, event: RealtimeEvent) => deps.hub.publish(topicFor('hardware', hardwareId), event);
+  const handlers = new Map<string, BoardMessageHandler>();
+  const on = <S extends z.ZodType>(channel: BoardChannel, schema: S, apply: (hardwareId: string, message: z.infer<S>, now: Date) => Promise<void>) => {
+    const count = !(context.isShared && channel === 'result');
+    handlers.set(channel, (hardwareId, payload) => {
+      const now = deps.clock.now();
+      const parsed = parsePayload(schema, payload);
+      if (parsed.success) return apply(hardwareId, parsed.data, now);
+      context.invalid.record(hardwareId, { channel, reason: parsed.reason, count });
+      return done;
+    });
+  };
+
+  on('status', StatusMessageSchema, async (hardwareId, status) => {
+    if (status.online) await presence.connected(hardwareId);
+    else await presence.changeOnline(hardwareId, false, 'will');
+  });
+  on('announce', AnnounceMessageSchema, async (hardwareId, announce, now) => {
+    await presence.touch(hardwareId, (announce.heartbeatMs ?? DEFAULT_HEARTBEAT_MS) * HEARTBEAT_MISSES_BEFORE_OFFLINE);
+    const row = await applyAnnounce(deps.db, hardwareId, { announce, at: now });
+    if (!row) return;
+    props.remember(hardwareId, row.peripherals);
+    emit(hardwareId, { type: 'hardware.updated', hardwareId });
+    // The board learns the debug state the console last chose. A switch made meanwhile (on any
+    // server instance) may have been sent before this: read again and send it last.
+    await commands.publish(hardwareId, { command: 'debug', correlationId: randomUUID(), on: row.controlDebug });
+    const latest = await getRuntimeRow(deps.db, hardwareId);
+    if (latest && latest.controlDebug !== row.controlDebug) {
+      await commands.publish(hardwareId, { command: 'debug', correlationId: randomUUID(), on: latest.controlDebug });
+    }
+  });
+  on('heartbeat', HeartbeatMessageSchema, async (hardwareId, beat, now) => {
+    await presence.touch(hardwareId);
+    writes.heartbeat({ hardwareId, beat, at: now });
+    emit(hardwareId, { type: 'hardware.status', hardwareId, ...beat, updatedAt: now.toISOString() });
+  });
+  on('prop', PropMessageSchema, async (hardwareId, message) => {
+    await presence.touch(hardwareId);
+    const prop = await props.lookup(hardwareId, message.peripheralId, message.propName);
+    if (!prop) return;
+    const { propType, periphName } = prop;
+    emit(hardwareId, { type: 'hardware.prop', hardwareId, propType, propName: message.propName, propValue: message.value, periphName });
+    writes.prop({ hardwareId, peripheralId: message.peripheralId, propName: message.propName, value: message.value });
+  });
+  on('result', ResultMessageSchema, async (hardwareId, result) => {
+    await presence.touch(hardwareId);
+    commands.settle(hardwareId, result);
+  });
+  on('firmware', FirmwareProgressSchema, async (hardwareId, progress, now) => {
+    await presence.touch(hardwareId);
+    const text = `Firmware update ${progress.state}${progress.version ? ` (version ${progress.version})` : ''}${progress.error ? `: ${progress.error}` : ''}`;
+    const level = progress.state === 'failed' ? 'error' : 'info';
+    emit(hardwareId, { type: 'hardware.log', hardwareId, log: { level, message: text, createdAt: now.toISOString() } });
+    if (progress.state === 'applied' || progress.state === 'failed') {
+      const report = { correlationId: progress.correlationId, status: progress.state, error: progress.error ?? null, at: now };
+      await finishFirmwareUpdate(deps.db, hardwareId, report);
+      emit(hardwareId, { type: 'hardware.updated', hardwareId });
+    }
+  });
+  on('log', LogMessageSchema, async (hardwareId, log, now) => {
+    await presence.touch(hardwareId);
+    emit(hardwareId, { type: 'hardware.log', hardwareId, log: { ...log, createdAt: now.toISOString() } });
+  });
+  return handlers;
+}

@@ -1,0 +1,112 @@
+import { DEFAULT_HEARTBEAT_MS, HEARTBEAT_MISSES_BEFORE_OFFLINE, topicFor } from '@plinth/shared';
+import type { AppDeps } from '../deps.js';
+import { listOnlineIds, setAllOffline, setOnline, type ConnectionReason } from '../modules/hardware-runtime/hardware-state.repository.js';
+import type { BoardQueue } from './board-queue.js';
+import { readLastWrite } from './hardware-ingest.repository.js';
+
+/** How long a board may stay silent before it is offline, unless it announced its own heartbeat. */
+const DEFAULT_WINDOW_MS = DEFAULT_HEARTBEAT_MS * HEARTBEAT_MISSES_BEFORE_OFFLINE;
+
+/** When a board last spoke (ms, the process's clock) and how long it may stay silent. */
+type Seen = { at: number; windowMs: number };
+
+/**
+ * Whether each board is online (docs/protocols/hardware-mqtt.md, online and offline): online from
+ * its first message, offline on its will, a lost connection, or silence longer than its window,
+ * which a watchdog looks for. Changes are stored with their reason and pushed as `hardware.online`.
+ */
+export class BoardPresence {
+  private readonly lastSeen = new Map<string, Seen>();
+  private watchdog: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly options: { isShared: boolean; queue: BoardQueue },
+  ) {}
+
+  /**
+   * At start: with the embedded broker no board can be connected yet, so boards marked online are
+   * offline; with a shared broker they stay online until their window passes in silence.
+   */
+  async start(): Promise<void> {
+    if (!this.options.isShared) {
+      await setAllOffline(this.deps.db, this.deps.clock.now());
+      return;
+    }
+    for (const id of await listOnlineIds(this.deps.db)) this.lastSeen.set(id, { at: Date.now(), windowMs: DEFAULT_WINDOW_MS });
+  }
+
+  /** Looks for silent boards every `watchdogMs`. */
+  watch(watchdogMs: number): void {
+    this.watchdog = setInterval(() => this.findSilent(), watchdogMs);
+    this.watchdog.unref();
+  }
+
+  /** Stops the watchdog (the gateway is closing). */
+  stop(): void {
+    clearInterval(this.watchdog);
+  }
+
+  /** Stores and announces a change of the board's online state (once, even with several instances). */
+  async changeOnline(hardwareId: string, online: boolean, reason: ConnectionReason): Promise<void> {
+    if (!online) this.lastSeen.delete(hardwareId);
+    if (await setOnline(this.deps.db, hardwareId, { online, reason, at: this.deps.clock.now() })) {
+      this.deps.hub.publish(topicFor('hardware', hardwareId), { type: 'hardware.online', hardwareId, online });
+      this.deps.logger.debug({ hardwareId, online, reason }, 'hardware online change');
+    }
+  }
+
+  /** The board spoke; `windowMs` when it announced its heartbeat. A board not heard before comes online. */
+  async touch(hardwareId: string, windowMs?: number): Promise<void> {
+    const known = this.lastSeen.get(hardwareId);
+    if (known) {
+      // Every heartbeat comes here: the entry is updated in place, nothing is allocated.
+      known.at = Date.now();
+      if (windowMs !== undefined) known.windowMs = windowMs;
+      return;
+    }
+    this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: windowMs ?? DEFAULT_WINDOW_MS });
+    await this.changeOnline(hardwareId, true, 'message');
+  }
+
+  /**
+   * The board said it connected: online whatever this instance last heard, since the offline
+   * before it may have been handled by another server instance.
+   */
+  async connected(hardwareId: string): Promise<void> {
+    const known = this.lastSeen.get(hardwareId);
+    this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: known?.windowMs ?? DEFAULT_WINDOW_MS });
+    await this.changeOnline(hardwareId, true, 'connect');
+  }
+
+  /** The board was deleted. */
+  forget(hardwareId: string): void {
+    this.lastSeen.delete(hardwareId);
+  }
+
+  private findSilent(): void {
+    const now = Date.now();
+    for (const [hardwareId, seen] of this.lastSeen) {
+      if (now - seen.at <= seen.windowMs) continue;
+      this.lastSeen.delete(hardwareId);
+      this.options.queue.enqueue(hardwareId, () => this.timeOut(hardwareId, seen.windowMs));
+    }
+  }
+
+  /**
+   * A board this instance has not heard within its window. With shared board traffic another
+   * instance may be hearing it (the broker can hand all its heartbeats to one instance): it is
+   * offline only when its row shows no write within the window either.
+   */
+  private async timeOut(hardwareId: string, windowMs: number): Promise<void> {
+    if (this.options.isShared) {
+      const heardAt = await readLastWrite(this.deps.db, hardwareId);
+      const silentMs = heardAt ? this.deps.clock.now().getTime() - heardAt.getTime() : Number.POSITIVE_INFINITY;
+      if (silentMs <= windowMs) {
+        if (!this.lastSeen.has(hardwareId)) this.lastSeen.set(hardwareId, { at: Date.now() - Math.max(0, silentMs), windowMs });
+        return;
+      }
+    }
+    await this.changeOnline(hardwareId, false, 'timeout');
+  }
+}

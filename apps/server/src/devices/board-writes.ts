@@ -1,0 +1,74 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/client.js';
+import { writeAndLogFailures, writeHeartbeats, writePropValues, type HeartbeatWrite, type PropWrite } from './hardware-ingest.repository.js';
+import { WriteBatcher } from './write-batcher.js';
+
+/** Rows stored in one statement at most (a heartbeat has 7 parameters, well under PostgreSQL's 65,535). */
+export const BOARD_WRITE_BATCH = 1000;
+
+/**
+ * The bulk of board traffic, stored in batches: heartbeats (the newest per board) and prop values
+ * (the newest per prop). Both reach consoles at once through the hub; storing them together every
+ * `flushMs` (or sooner when many wait) means a busy database never delays the live view.
+ */
+export class BoardWrites {
+  private readonly heartbeats: WriteBatcher<HeartbeatWrite>;
+  private readonly props: WriteBatcher<PropWrite>;
+
+  constructor(deps: { db: Db; logger: Logger }, flushMs: number) {
+    const { db, logger } = deps;
+    this.heartbeats = new WriteBatcher<HeartbeatWrite>({
+      flushMs,
+      maxWaiting: BOARD_WRITE_BATCH,
+      store: async (batch) => {
+        for (let i = 0; i < batch.length; i += BOARD_WRITE_BATCH) {
+          const part = batch.slice(i, i + BOARD_WRITE_BATCH);
+          await writeAndLogFailures(logger, 'storing heartbeats failed', () => writeHeartbeats(db, part));
+        }
+      },
+    });
+    this.props = new WriteBatcher<PropWrite>({
+      flushMs,
+      maxWaiting: BOARD_WRITE_BATCH,
+      store: async (batch) => {
+        // One prop per board per statement (an UPDATE changes each row once).
+        for (let rest = batch; rest.length; ) {
+          const { now, later } = splitOnePerBoard(rest);
+          await writeAndLogFailures(logger, 'storing prop values failed', () => writePropValues(db, now));
+          rest = later;
+        }
+      },
+    });
+  }
+
+  /** The newest heartbeat per board is stored. */
+  heartbeat(write: HeartbeatWrite): void {
+    this.heartbeats.add(write.hardwareId, write);
+  }
+
+  /** The newest value per prop is stored. */
+  prop(write: PropWrite): void {
+    this.props.add(`${write.hardwareId}|${write.peripheralId}|${write.propName}`, write);
+  }
+
+  /** Stores everything waiting (on close). */
+  async flush(): Promise<void> {
+    await this.heartbeats.flush();
+    await this.props.flush();
+  }
+}
+
+/** The first prop of each board (up to a batch) now, the others for a later statement. */
+export function splitOnePerBoard(writes: PropWrite[]): { now: PropWrite[]; later: PropWrite[] } {
+  const seen = new Set<string>();
+  const now: PropWrite[] = [];
+  const later: PropWrite[] = [];
+  for (const write of writes) {
+    if (seen.has(write.hardwareId) || now.length >= BOARD_WRITE_BATCH) later.push(write);
+    else {
+      seen.add(write.hardwareId);
+      now.push(write);
+    }
+  }
+  return { now, later };
+}

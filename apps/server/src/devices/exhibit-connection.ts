@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { EXHIBIT_CLOSE, type GatewayMessage } from '@plinth/shared';
+import type { AppDeps } from '../deps.js';
+import type { StatusCache } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
+import type { OfflineReason } from './ports.js';
+
+/** How the server closes an exhibit's socket: the code the SDK reads, the reason kept in history, the text. */
+export type ExhibitClose = { code: number; reason: OfflineReason; text: string };
+
+/** Every way the server closes an exhibit's socket (docs/protocols/exhibit-sdk.md, close codes). */
+export const EXHIBIT_CLOSES = {
+  unauthorized: { code: EXHIBIT_CLOSE.unauthorized, reason: 'closed', text: 'unauthorized' },
+  noAuthMessage: { code: EXHIBIT_CLOSE.unauthorized, reason: 'closed', text: 'no auth message' },
+  revoked: { code: EXHIBIT_CLOSE.unauthorized, reason: 'revoked', text: 'token revoked' },
+  replaced: { code: EXHIBIT_CLOSE.replaced, reason: 'replaced', text: 'another connection of this exhibit took over' },
+  deleted: { code: EXHIBIT_CLOSE.deleted, reason: 'deleted', text: 'the exhibit was deleted' },
+} as const satisfies Record<string, ExhibitClose>;
+
+/**
+ * An authenticated connection as the message handlers see it: the exhibit it speaks for, and its
+ * statuses by manifest id (row id and type, read once; a manifest ingest clears them).
+ */
+export type ExhibitSession = { deps: AppDeps; connection: ExhibitConnection; exhibitId: string; statuses: StatusCache };
+
+/** One SDK socket on this node, from its upgrade to its close. */
+export class ExhibitConnection {
+  /** Tells this connection apart from the exhibit's connections on other nodes. */
+  readonly id = randomUUID();
+  /** When it authenticated (ms), to ignore a takeover from an older connection that arrives late. */
+  authenticatedAt = 0;
+  /** Set once the credential was checked. */
+  session: ExhibitSession | null = null;
+  /** The token the credential names, known before it is checked so that a revocation reaches the connection. */
+  tokenId: string | null = null;
+  /** When anything was last heard from the socket (ms), message or ping. */
+  lastSeen: number;
+  /** Why the connection ends, kept in the exhibit's history. */
+  reason: OfflineReason = 'closed';
+  /** Messages are handled one after another (the manifest before the statuses that follow it). */
+  queue: Promise<void> = Promise.resolve();
+  unsubscribe: (() => void) | null = null;
+  authTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly remoteAddress: string,
+    now: number,
+  ) {
+    this.lastSeen = now;
+  }
+
+  get exhibitId(): string | null {
+    return this.session?.exhibitId ?? null;
+  }
+
+  /** Writes a message if the socket is open; answers whether it was written. */
+  write(message: GatewayMessage): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Closes the socket (if it is not closed already) and remembers why. */
+  drop(close: ExhibitClose): void {
+    this.reason = close.reason;
+    if (this.socket.readyState === this.socket.OPEN || this.socket.readyState === this.socket.CONNECTING) {
+      this.socket.close(close.code, close.text);
+    }
+  }
+}

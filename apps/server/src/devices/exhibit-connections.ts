@@ -1,0 +1,101 @@
+import { EXHIBIT_OFFLINE_AFTER_MS } from '@plinth/shared';
+import type { AppDeps } from '../deps.js';
+import type { NodeChannel } from '../realtime/channel.js';
+import { EXHIBIT_CLOSES, type ExhibitConnection } from './exhibit-connection.js';
+import { createDeviceChannel, type DeviceMessage } from './exhibit-device-channel.js';
+import { ExhibitPresence } from './exhibit-presence.js';
+
+/**
+ * The exhibit connections of this node and what they share: the device channel to other nodes,
+ * the online state, the work still running (awaited on close).
+ */
+export class ExhibitConnections {
+  /** The connection through which each exhibit is reached on this node. */
+  readonly current = new Map<string, ExhibitConnection>();
+  /** Every open socket, authenticated or not. */
+  readonly all = new Set<ExhibitConnection>();
+  readonly devices: NodeChannel<DeviceMessage>;
+  readonly presence: ExhibitPresence;
+  /** Settles when connections may be marked online (after the start-up reset, with one node). */
+  readonly ready: Promise<void>;
+  closing = false;
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(readonly deps: AppDeps) {
+    this.devices = createDeviceChannel(deps.hub);
+    this.presence = new ExhibitPresence(deps);
+    this.ready = deps.config.REDIS_URL
+      ? Promise.resolve()
+      : this.track(this.presence.resetStale()).catch((error: unknown) => {
+          deps.logger.warn({ err: error }, 'could not reset the online state of exhibits');
+        });
+  }
+
+  /** The clock's time in ms (connections' lastSeen and authenticatedAt). */
+  now(): number {
+    return this.deps.clock.now().getTime();
+  }
+
+  /** Keeps a promise until it settles, so that closing waits for it. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    void promise.finally(() => this.pending.delete(promise)).catch(() => undefined);
+    return promise;
+  }
+
+  /** Whether this connection is the one its exhibit is reached through. */
+  isCurrent(connection: ExhibitConnection): boolean {
+    const id = connection.exhibitId;
+    return id !== null && this.current.get(id) === connection;
+  }
+
+  /** The connection ended: if it was the exhibit's current one, the exhibit is offline. */
+  ended(connection: ExhibitConnection): void {
+    clearTimeout(connection.authTimer);
+    this.all.delete(connection);
+    connection.unsubscribe?.();
+    const id = connection.exhibitId;
+    if (!id || this.current.get(id) !== connection) return;
+    this.current.delete(id);
+    // Replaced by a newer connection (on another node): that one holds the online state, and an
+    // offline write from here could land after its online write on a busy database.
+    if (connection.reason === 'replaced') {
+      this.presence.forget(id);
+      return;
+    }
+    void this.track(this.presence.markOffline(id, connection)).catch((error: unknown) =>
+      this.deps.logger.warn({ err: error, exhibitId: id }, 'could not mark the exhibit offline'),
+    );
+  }
+
+  /** Pings live connections and drops those not heard from within the offline window. */
+  sweep(): void {
+    const limit = this.now() - EXHIBIT_OFFLINE_AFTER_MS;
+    for (const connection of this.all) {
+      if (connection.lastSeen < limit) {
+        connection.reason = 'timeout';
+        connection.socket.terminate();
+      } else if (connection.socket.readyState === connection.socket.OPEN) {
+        connection.socket.ping();
+      }
+    }
+  }
+
+  /** Closes this node's connections opened with a revoked token. */
+  dropToken(tokenId: string): void {
+    for (const connection of this.all) {
+      if (connection.tokenId === tokenId) connection.drop(EXHIBIT_CLOSES.revoked);
+    }
+  }
+
+  /** Ends every connection (the exhibits go offline) and waits for the work still running. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const connection of [...this.all]) {
+      connection.reason = 'shutdown';
+      this.ended(connection);
+      connection.socket.terminate();
+    }
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+}

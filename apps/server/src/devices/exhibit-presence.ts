@@ -1,0 +1,68 @@
+import { topicFor } from '@plinth/shared';
+import type { AppDeps } from '../deps.js';
+import { insertConnectionHistory, resetStaleOnline, updateExhibitOnline } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
+import { KeyedQueue } from './keyed-queue.js';
+import type { OfflineReason } from './ports.js';
+
+/** What the history row of a change says about the connection (read when the write runs). */
+export type PresenceSource = { tokenId: string | null; remoteAddress: string; reason: OfflineReason };
+
+/**
+ * An exhibit's online state as this node changes it: `exhibits.online` with its stamp, a history
+ * row, and the `exhibit.online` and `exhibit.opMode` events. Writes of one exhibit run in the
+ * order they were asked for: a socket that closes while its "online" write is still running must
+ * not end up online after its "offline".
+ */
+export class ExhibitPresence {
+  /** The `lastOnlineChange` this node wrote when it last marked each exhibit online. */
+  private readonly stamps = new Map<string, Date>();
+  private readonly writes = new KeyedQueue();
+
+  constructor(private readonly deps: AppDeps) {}
+
+  /** With one node nothing can be connected at start: exhibits left online by a crash go offline. */
+  async resetStale(): Promise<void> {
+    await resetStaleOnline(this.deps.db, this.deps.clock.now());
+  }
+
+  /** Queues the exhibit's online write (a history row names the connection's token and address). */
+  markOnline(exhibitId: string, source: PresenceSource): Promise<void> {
+    return this.writes.run(exhibitId, () => this.write(exhibitId, source, true));
+  }
+
+  /** Queues the offline write; it applies only if no node marked the exhibit online since this node did. */
+  markOffline(exhibitId: string, source: PresenceSource): Promise<void> {
+    return this.writes.run(exhibitId, () => this.write(exhibitId, source, false));
+  }
+
+  /**
+   * The connection was replaced by a newer one (on another node): that one holds the online
+   * state, and this node must not write offline for it.
+   */
+  forget(exhibitId: string): void {
+    this.stamps.delete(exhibitId);
+  }
+
+  private async write(exhibitId: string, source: PresenceSource, online: boolean): Promise<void> {
+    const { deps } = this;
+    const at = deps.clock.now();
+    // Going offline applies only if no node marked the exhibit online since this node did: the
+    // exhibit may already have reconnected through another node.
+    const unlessChangedSince = online ? undefined : this.stamps.get(exhibitId);
+    if (!online) this.stamps.delete(exhibitId);
+    const row = await updateExhibitOnline(deps.db, exhibitId, { online, at, unlessChangedSince });
+    if (!row) return; // deleted meanwhile, or online again through another node
+    if (online) this.stamps.set(exhibitId, at);
+    await insertConnectionHistory(deps.db, {
+      exhibitId,
+      online,
+      tokenId: online ? source.tokenId : null,
+      remoteAddress: source.remoteAddress,
+      reason: online ? null : source.reason,
+      at,
+    });
+    const topic = topicFor('exhibit', exhibitId);
+    deps.hub.publish(topic, { type: 'exhibit.online', exhibitId, online, lastOnlineChange: at.toISOString() });
+    deps.hub.publish(topic, { type: 'exhibit.opMode', id: exhibitId, mode: online ? row.opMode : 'Off' });
+  }
+}

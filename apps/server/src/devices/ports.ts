@@ -1,0 +1,70 @@
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { CommandMessage, CommandResult, GatewayMessage } from '@plinth/shared';
+
+/**
+ * The device gateways as the rest of the server sees them. Services reach exhibits and boards
+ * only through these types (in AppDeps), never through a gateway file, so the gateways can call
+ * the services without an import circle.
+ */
+
+/** Why an exhibit went offline, kept in its connection history. */
+export type OfflineReason = 'closed' | 'timeout' | 'revoked' | 'replaced' | 'deleted' | 'shutdown' | 'restart';
+
+/**
+ * The exhibit side: SDK connections on /ws (`?client=exhibit`), their online state and
+ * heartbeat, and what the console sends to exhibits (controls, settings, op mode).
+ * A connection lives on the node that accepted it; what any node sends to an exhibit goes
+ * through the realtime hub (`exhibit-device:{id}`) to the node that holds the connection, so
+ * several nodes behave as one. Whether an exhibit is online is `exhibits.online` in the database.
+ */
+export type ExhibitGateway = {
+  /** True for an upgrade request meant for the gateway (`/ws?client=exhibit`). */
+  isExhibitSocket: (request: FastifyRequest) => boolean;
+  /** Takes over an SDK socket: auth message, then manifest, statuses, acks, logs. */
+  accept: (socket: WebSocket, request: FastifyRequest) => void;
+  /**
+   * Sends to the exhibit wherever its connection is: written directly when this node holds it,
+   * else handed to the node that does; dropped when no node does (callers check
+   * `exhibits.online` first when the sender must know).
+   */
+  send: (exhibitId: string, message: GatewayMessage) => void;
+  /** Closes the connections of the exhibit authenticated with a token (it was revoked), on any node. */
+  disconnectToken: (exhibitId: string, tokenId: string) => void;
+  /** Pings live connections and drops those not heard from within the offline window. */
+  sweep: () => void;
+  /** Number of authenticated connections (for the benchmark and health). */
+  connectionCount: () => number;
+  close: () => Promise<void>;
+};
+
+/** A command without its correlation id, which the gateway adds. */
+export type OutgoingCommand = CommandMessage extends infer C ? (C extends CommandMessage ? Omit<C, 'correlationId'> : never) : never;
+
+/** How one command is sent: its wait for the result and, when the caller must know it first, its correlation id. */
+export type SendCommandOptions = { timeoutMs?: number; correlationId?: string };
+
+/**
+ * The hardware side: the MQTT broker (embedded aedes, or MQTT_URL) and the board protocol of
+ * docs/protocols/hardware-mqtt.md. It keeps each board's row (online, status, versions,
+ * peripherals) up to date, publishes the hub's hardware.* events, and sends commands whose
+ * outcome comes back by correlation id.
+ */
+export type HardwareGateway = {
+  /** The embedded broker's port, or null when an external broker is used. */
+  mqttPort: number | null;
+  /**
+   * Sends a command (QoS 1) and waits for the board's result. A board that does not answer in
+   * time gives { ok: false, error: 'timeout' }.
+   */
+  sendCommand: (hardwareId: string, command: OutgoingCommand, options?: SendCommandOptions) => Promise<CommandResult>;
+  /** Switches debug mode: stores it, tells the consoles and the board. Turning it on needs the board online. */
+  setDebug: (hardwareId: string, on: boolean) => Promise<boolean>;
+  /** A token was created: with an external broker it becomes the board's broker password. */
+  tokenCreated: (hardwareId: string, token: string) => Promise<void>;
+  /** A token was deleted: live sessions that used it are dropped. */
+  tokenRevoked: (hardwareId: string, tokenId: string, wasNewest: boolean) => Promise<void>;
+  /** The hardware was deleted: its sessions are dropped and its broker credential removed. */
+  hardwareDeleted: (hardwareId: string) => Promise<void>;
+  close: () => Promise<void>;
+};

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WriteBatcher } from './write-batcher.js';
+
+type Write = { key: string; value: number };
+
+/** A batcher whose store records each batch, and can be held open to show batches never overlap. */
+function recordingBatcher(options: { flushMs?: number; maxWaiting?: number } = {}) {
+  const batches: Write[][] = [];
+  let storing = 0;
+  let overlapped = false;
+  let hold: Promise<void> = Promise.resolve();
+  const batcher = new WriteBatcher<Write>({
+    flushMs: options.flushMs ?? 100,
+    maxWaiting: options.maxWaiting,
+    store: async (batch) => {
+      storing += 1;
+      if (storing > 1) overlapped = true;
+      await hold;
+      batches.push(batch);
+      storing -= 1;
+    },
+  });
+  const add = (key: string, value: number) => batcher.add(key, { key, value });
+  return { batcher, batches, add, overlapped: () => overlapped, holdWith: (promise: Promise<void>) => (hold = promise) };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('WriteBatcher', () => {
+  it('keeps the newest write per key and stores them together when the timer fires', async () => {
+    vi.useFakeTimers();
+    const { batches, add } = recordingBatcher({ flushMs: 100 });
+    add('a', 1);
+    add('b', 1);
+    add('a', 2);
+    await vi.advanceTimersByTimeAsync(99);
+    expect(batches).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(batches).toEqual([
+      [
+        { key: 'a', value: 2 },
+        { key: 'b', value: 1 },
+      ],
+    ]);
+  });
+
+  it('stores at once when maxWaiting writes wait, without waiting for the timer', async () => {
+    vi.useFakeTimers();
+    const { batcher, batches, add } = recordingBatcher({ flushMs: 10_000, maxWaiting: 3 });
+    add('a', 1);
+    add('b', 1);
+    add('b', 2);
+    expect(batches).toEqual([]);
+    add('c', 1);
+    await batcher.flush();
+    expect(batches).toEqual([
+      [
+        { key: 'a', value: 1 },
+        { key: 'b', value: 2 },
+        { key: 'c', value: 1 },
+      ],
+    ]);
+  });
+
+  it('stores one batch after another, never two at once, and flush waits for every batch before it', async () => {
+    const { batcher, batches, add, overlapped, holdWith } = recordingBatcher();
+    let release!: () => void;
+    holdWith(new Promise<void>((resolve) => (release = resolve)));
+    add('a', 1);
+    const first = batcher.flush();
+    add('a', 2);
+    const second = batcher.flush();
+    expect(batches).toEqual([]);
+    release();
+    await second;
+    expect(batches).toEqual([[{ key: 'a', value: 1 }], [{ key: 'a', value: 2 }]]);
+    await first;
+    expect(overlapped()).toBe(false);
+  });
+
+  it('goes on storing after a batch whose store failed', async () => {
+    const stored: number[][] = [];
+    const batcher = new WriteBatcher<number>({
+      flushMs: 100,
+      store: async (batch) => {
+        if (batch.includes(13)) throw new Error('refused');
+        stored.push(batch);
+      },
+    });
+    batcher.add('x', 13);
+    await expect(batcher.flush()).rejects.toThrow('refused');
+    batcher.add('x', 14);
+    await batcher.flush();
+    expect(stored).toEqual([[14]]);
+  });
+
+  it('lets a caller merge into the write waiting under a key (counts)', async () => {
+    const { batcher, batches } = recordingBatcher();
+    for (let i = 0; i < 3; i++) batcher.add('a', { key: 'a', value: (batcher.peek('a')?.value ?? 0) + 1 });
+    await batcher.flush();
+    expect(batches).toEqual([[{ key: 'a', value: 3 }]]);
+    expect(batcher.peek('a')).toBeUndefined();
+  });
+
+  it('answers at once when nothing waits', async () => {
+    const { batcher, batches } = recordingBatcher();
+    await batcher.flush();
+    expect(batches).toEqual([]);
+  });
+});

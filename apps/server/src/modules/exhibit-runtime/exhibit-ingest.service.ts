@@ -1,0 +1,100 @@
+import { topicFor, type LogLevel, type OpMode } from '@plinth/shared';
+import type { AppDeps } from '../../deps.js';
+import { findStatus, insertLogs, insertReportEvent, updateOpMode, updateStatusValue } from './exhibit-runtime.repository.js';
+import { acknowledgeListItem, acknowledgeSetting } from './exhibit-settings.repository.js';
+
+/**
+ * What the exhibit sends, as the gateway hands it over: status values, acknowledgements of
+ * applied settings, its own op-mode switches, log lines and report events. (Its manifest goes
+ * through manifest-ingest.service.ts.)
+ */
+
+/** An exhibit's statuses by manifest id (row id and type), kept by its connection. */
+export type StatusCache = Map<string, { id: string; type: string }>;
+
+/** Who sent a status value: the exhibit, and its connection's cache of status types. */
+export type StatusSource = { exhibitId: string; statuses: StatusCache };
+
+/**
+ * A status value from the exhibit; answers an error message when the status is unknown. The
+ * value reaches consoles before it is stored, so a busy database never delays the live view;
+ * the source's cache spares the lookup of the status's type on every value.
+ */
+export async function recordStatus(
+  deps: AppDeps,
+  source: StatusSource,
+  message: { id: string; value: string | number | null },
+): Promise<string | null> {
+  const { exhibitId, statuses: cache } = source;
+  const { id, value } = message;
+  let status = cache.get(id);
+  if (!status) {
+    status = await findStatus(deps.db, exhibitId, id);
+    if (!status) return `Unknown status "${id}": declare it in the manifest.`;
+    cache.set(id, status);
+  }
+  if (value !== null && status.type === 'Integer' && (typeof value !== 'number' || !Number.isFinite(value))) return `Status "${id}" needs a number.`;
+  if (value !== null && status.type !== 'Integer' && typeof value !== 'string') return `Status "${id}" needs text.`;
+  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.status', exhibitId, id, value });
+  await updateStatusValue(deps.db, status.id, { value, valueUpdatedAt: deps.clock.now() });
+  return null;
+}
+
+/** The versions an exhibit says it applied (its `ack` message). */
+export type Acknowledgement = {
+  settings: { id: string; version: number }[];
+  listItems: { listId: string; listName: string; version: number }[];
+};
+
+/** The exhibit applied these versions: consoles learn which saved values are now applied. */
+export async function acknowledge(deps: AppDeps, exhibitId: string, ack: Acknowledgement): Promise<void> {
+  for (const setting of ack.settings) {
+    const row = await acknowledgeSetting(deps.db, exhibitId, setting);
+    if (row && row.appliedVersion >= row.version) {
+      deps.hub.publish(topicFor('exhibit', exhibitId), {
+        type: 'exhibit.setting',
+        exhibitId,
+        settingId: setting.id,
+        settingValue: row.value,
+        applied: true,
+      });
+    }
+  }
+  let listTouched = false;
+  for (const item of ack.listItems) {
+    if (await acknowledgeListItem(deps.db, exhibitId, item)) listTouched = true;
+  }
+  if (listTouched) deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.manifest', exhibitId });
+}
+
+/** The exhibit switched its own op mode: stored and published to consoles (not sent back). */
+export async function recordOpMode(deps: AppDeps, exhibitId: string, mode: OpMode): Promise<void> {
+  await updateOpMode(deps.db, exhibitId, mode);
+  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.opMode', id: exhibitId, mode });
+}
+
+/** Log lines from the exhibit: stored, and published for live log views. */
+export async function recordLogs(deps: AppDeps, exhibitId: string, entries: { level: LogLevel; message: string; timestamp: string }[]): Promise<void> {
+  const now = deps.clock.now();
+  const rows = entries.map((e) => {
+    const at = new Date(e.timestamp);
+    return { exhibitId, level: e.level, message: e.message, at: Number.isNaN(at.getTime()) ? now : at };
+  });
+  await insertLogs(deps.db, rows);
+  for (const row of rows) {
+    deps.hub.publish(topicFor('exhibit', exhibitId), {
+      type: 'exhibit.log',
+      exhibitId,
+      log: { message: row.message, type: row.level, event_type: row.level, timestamp: row.at.toISOString() },
+    });
+  }
+}
+
+/** A report event from the exhibit (its `event` message). */
+export type ReportEvent = { name: string; data?: unknown; timestamp: string };
+
+/** A report event from the exhibit (charted by the reports tab, a later issue). */
+export async function recordEvent(deps: AppDeps, exhibitId: string, event: ReportEvent): Promise<void> {
+  const at = new Date(event.timestamp);
+  await insertReportEvent(deps.db, { exhibitId, name: event.name, data: event.data ?? null, at: Number.isNaN(at.getTime()) ? deps.clock.now() : at });
+}

@@ -1,0 +1,66 @@
+import { and, eq } from 'drizzle-orm';
+import type { OpMode } from '@plinth/shared';
+import type { Db } from '../../db/client.js';
+import { exhibitConnections, exhibits } from '../../db/schema.js';
+import type { OfflineReason } from '../../devices/ports.js';
+
+/**
+ * What the exhibit gateway stores about connections: the online flag with its
+ * `lastOnlineChange` stamp, and the history of changes (`exhibit_connections`).
+ */
+
+/**
+ * Exhibits left online when no connection can exist (one node, starting) go offline, each with a
+ * history row; answers how many.
+ */
+export async function resetStaleOnline(db: Db, at: Date): Promise<number> {
+  const stale = await db.update(exhibits).set({ online: false, lastOnlineChange: at }).where(eq(exhibits.online, true)).returning({ id: exhibits.id });
+  if (stale.length) {
+    await db.insert(exhibitConnections).values(stale.map((e) => ({ exhibitId: e.id, online: false, reason: 'restart' })));
+  }
+  return stale.length;
+}
+
+/** An online change: `unlessChangedSince` applies it only if `lastOnlineChange` still holds that stamp. */
+export type OnlineChange = { online: boolean; at: Date; unlessChangedSince?: Date };
+
+/**
+ * Sets the online flag and stamps it. Answers the stored op mode, or nothing when the exhibit is
+ * gone or (with `unlessChangedSince`) another node changed it since.
+ */
+export async function updateExhibitOnline(db: Db, exhibitId: string, change: OnlineChange): Promise<{ opMode: OpMode } | undefined> {
+  const stamp = change.unlessChangedSince;
+  const [row] = await db
+    .update(exhibits)
+    .set({ online: change.online, lastOnlineChange: change.at })
+    .where(stamp ? and(eq(exhibits.id, exhibitId), eq(exhibits.lastOnlineChange, stamp)) : eq(exhibits.id, exhibitId))
+    .returning({ opMode: exhibits.opMode });
+  return row;
+}
+
+/** One row of an exhibit's online history. */
+export type ConnectionHistoryWrite = {
+  exhibitId: string;
+  online: boolean;
+  /** The token the connection authenticated with (online rows only). */
+  tokenId: string | null;
+  remoteAddress: string;
+  /** Why it went offline (offline rows only). */
+  reason: OfflineReason | null;
+  at: Date;
+};
+
+export async function insertConnectionHistory(db: Db, row: ConnectionHistoryWrite): Promise<void> {
+  await db.insert(exhibitConnections).values(row);
+}
+
+/** The online history of an exhibit, oldest first (for tests and later screens). */
+export async function listConnectionHistory(db: Db, exhibitId: string, limit = 50) {
+  return db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, exhibitId)).orderBy(exhibitConnections.at).limit(limit);
+}
+
+/** The exhibit's name (told to the SDK on authentication), or '' when it is gone. */
+export async function findExhibitName(db: Db, exhibitId: string): Promise<string> {
+  const [row] = await db.select({ name: exhibits.name }).from(exhibits).where(eq(exhibits.id, exhibitId));
+  return row?.name ?? '';
+}

@@ -1,0 +1,232 @@
+import { checkSettingValue, topicFor, type ManifestSetting, type SettingValue, type SettingValues } from '@plinth/shared';
+import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { listFollowerIds, loadRuntimeRows, type ExhibitRuntimeRows, type ExhibitState, type SettingListRow, type SettingRow } from './exhibit-runtime.repository.js';
+import { getExhibitState } from './exhibit-runtime.service.js';
+import {
+  deleteListItemRow,
+  findListItem,
+  findListWithItems,
+  findSettingList,
+  insertListItem,
+  listListItems,
+  listSettingCandidates,
+  listSettingLists,
+  listTemplateDefinitions,
+  reorderListItems,
+  replaceListItems,
+  updateListItem,
+  updateSettingValue,
+} from './exhibit-settings.repository.js';
+import { normalizeItemValues } from './manifest-structure.js';
+import { presentSdkList } from './manifest.presenter.js';
+
+/**
+ * Settings and setting lists as the console edits them: desired state with a version, pushed to
+ * the exhibit when it is connected (it acknowledges what it applied), published to consoles and
+ * copied from a leader to its followers.
+ */
+
+function assertNotFollower(state: ExhibitState): void {
+  if (state.leaderId) throw new AppError('Conflict', 'A follower exhibit takes its settings from its leader.');
+}
+
+/** A value to save: the setting by row id or manifest id, and for a list item's setting the item (and list, when ambiguous). */
+export type SettingSave = { settingId: string; value: unknown; listName?: string; listId?: string };
+
+type SettingTarget = { setting: SettingRow; list: SettingListRow | null };
+
+async function findSetting(deps: AppDeps, exhibitId: string, save: Omit<SettingSave, 'value'>): Promise<SettingTarget> {
+  const { settingId, listName, listId } = save;
+  const inList = listName !== undefined;
+  const candidates = await listSettingCandidates(deps.db, exhibitId, { settingKey: settingId, inList });
+  const lists = inList ? await listSettingLists(deps.db, exhibitId) : [];
+  const matching = candidates.filter((s) => {
+    if (!inList || !listId) return true;
+    const list = lists.find((l) => l.manifestId === s.listManifestId);
+    return list?.id === listId || list?.manifestId === listId;
+  });
+  if (matching.length === 0) throw new AppError('NotFound', `The setting "${settingId}" does not exist.`);
+  if (matching.length > 1) throw new AppError('ValidationError', `listId: the setting "${settingId}" is in several lists; name the list`);
+  const setting = matching[0]!;
+  const list = lists.find((l) => l.manifestId === setting.listManifestId) ?? null;
+  return { setting, list };
+}
+
+/**
+ * Saves a setting value as desired state: stored with a new version, pushed to the exhibit if it
+ * is connected (it acknowledges when applied), published to consoles, copied to followers.
+ */
+export async function saveSetting(deps: AppDeps, exhibitId: string, save: SettingSave): Promise<void> {
+  const state = await getExhibitState(deps, exhibitId);
+  assertNotFollower(state);
+  const target = await findSetting(deps, exhibitId, save);
+  const checked = checkSettingValue(target.setting.definition as ManifestSetting, save.value);
+  if (!checked.ok) throw new AppError('ValidationError', checked.message);
+  if (target.list) await saveListItemValue(deps, { exhibitId, target, listName: save.listName!, value: checked.value });
+  else await savePlainSetting(deps, exhibitId, { manifestId: target.setting.manifestId, value: checked.value });
+  await copyToFollowers(deps, { leaderId: exhibitId, only: { settingId: target.setting.manifestId, listId: target.list?.manifestId } });
+}
+
+async function savePlainSetting(deps: AppDeps, exhibitId: string, change: { manifestId: string; value: SettingValue }): Promise<void> {
+  const row = await updateSettingValue(deps.db, exhibitId, change);
+  if (!row) return;
+  const { manifestId, value } = change;
+  deps.exhibitGateway.send(exhibitId, { type: 'setting', id: manifestId, value, version: row.version });
+  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.setting', exhibitId, settingId: manifestId, settingValue: value, applied: false });
+}
+
+async function saveListItemValue(
+  deps: AppDeps,
+  save: { exhibitId: string; target: SettingTarget; listName: string; value: SettingValue },
+): Promise<void> {
+  const list = save.target.list!;
+  const item = await findListItem(deps.db, list.id, save.listName);
+  if (!item) throw new AppError('NotFound', `The list "${list.manifestId}" has no item "${save.listName}".`);
+  const values = { ...(item.values as Record<string, SettingValue>), [save.target.setting.manifestId]: save.value };
+  await updateListItem(deps.db, item.id, { values, version: item.version + 1 });
+  await listChanged(deps, save.exhibitId, list.id);
+}
+
+/** After any change to a list: the exhibit gets the whole list, consoles a manifest notice. */
+async function listChanged(deps: AppDeps, exhibitId: string, listId: string): Promise<void> {
+  const found = await findListWithItems(deps.db, listId);
+  if (!found) return;
+  deps.exhibitGateway.send(exhibitId, presentSdkList(found.list, found.items));
+  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.manifest', exhibitId });
+}
+
+/** A StrapiContent setting's chosen content id (null: none). */
+export type StrapiContentSave = { settingId: string; contentId: string | number | null };
+
+/** PUT .../strapi-content/{settingId}: the content id chosen for a StrapiContent setting. */
+export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: StrapiContentSave): Promise<void> {
+  const target = await findSetting(deps, exhibitId, { settingId: save.settingId });
+  if (target.setting.type !== 'StrapiContent') {
+    throw new AppError('ValidationError', `Setting "${target.setting.manifestId}" is not a StrapiContent setting`);
+  }
+  const value = save.contentId === null ? null : String(save.contentId);
+  await saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value });
+}
+
+/** What to copy from a leader: everything, or (`only`) one plain setting or one list. */
+export type FollowerCopy = { leaderId: string; only?: { settingId?: string; listId?: string } };
+
+/**
+ * Copies the leader's setting values (all, or one setting or list) to its followers, where the
+ * follower has the same setting and the value fits it. Followers that are connected get them now.
+ */
+export async function copyToFollowers(deps: AppDeps, copy: FollowerCopy): Promise<number> {
+  const followers = await listFollowerIds(deps.db, copy.leaderId);
+  if (!followers.length) return 0;
+  const { only } = copy;
+  const leader = await loadRuntimeRows(deps.db, copy.leaderId);
+  for (const followerId of followers) {
+    const follower = await loadRuntimeRows(deps.db, followerId);
+    if (!only?.listId) await copyPlainSettings(deps, { followerId, leader, follower, settingId: only?.settingId });
+    for (const sourceList of leader.lists.filter((l) => (only ? l.manifestId === only.listId : true))) {
+      await copyList(deps, { followerId, leader, follower, sourceList });
+    }
+  }
+  return followers.length;
+}
+
+type FollowerRows = { followerId: string; leader: ExhibitRuntimeRows; follower: ExhibitRuntimeRows };
+
+async function copyPlainSettings(deps: AppDeps, copy: FollowerRows & { settingId?: string }): Promise<void> {
+  const { followerId, leader, follower, settingId } = copy;
+  for (const source of leader.settings.filter((s) => s.listManifestId === '' && (!settingId || s.manifestId === settingId))) {
+    const dest = follower.settings.find((s) => s.listManifestId === '' && s.manifestId === source.manifestId);
+    if (!dest || dest.type !== source.type) continue;
+    const checked = checkSettingValue(dest.definition as ManifestSetting, source.value);
+    if (!checked.ok || JSON.stringify(checked.value) === JSON.stringify(dest.value)) continue;
+    await savePlainSetting(deps, followerId, { manifestId: dest.manifestId, value: checked.value });
+  }
+}
+
+async function copyList(deps: AppDeps, copy: FollowerRows & { sourceList: SettingListRow }): Promise<void> {
+  const { followerId, leader, follower, sourceList } = copy;
+  const destList = follower.lists.find((l) => l.manifestId === sourceList.manifestId);
+  if (!destList) return;
+  const templates = follower.settings.filter((s) => s.listManifestId === destList.manifestId).map((s) => s.definition as ManifestSetting);
+  const items = leader.listItems
+    .filter((i) => i.listId === sourceList.id)
+    .map((item) => ({ listName: item.listName, order: item.order, values: normalizeItemValues(templates, item.values as Record<string, unknown>) }));
+  const existing = follower.listItems.filter((i) => i.listId === destList.id);
+  await replaceListItems(deps.db, destList.id, { items, existing });
+  await listChanged(deps, followerId, destList.id);
+}
+
+/** POST .../sync-followers: the leader's current settings to all its followers now. */
+export async function syncFollowers(deps: AppDeps, leaderId: string): Promise<{ followers: number }> {
+  await getExhibitState(deps, leaderId);
+  return { followers: await copyToFollowers(deps, { leaderId }) };
+}
+
+/** A setting list (by row id or manifest id) and one item name in it. */
+export type ListItemRef = { listId: string; listName: string };
+
+async function findList(deps: AppDeps, exhibitId: string, listKey: string) {
+  const list = await findSettingList(deps.db, exhibitId, listKey);
+  if (!list) throw new AppError('NotFound', `The setting list "${listKey}" does not exist.`);
+  const templates = await listTemplateDefinitions(deps.db, exhibitId, list.manifestId);
+  return { list, templates: templates as ManifestSetting[] };
+}
+
+/** Adds an item under a name no other item of the list has. */
+async function addListItem(deps: AppDeps, item: { listId: string; listName: string; values: SettingValues }): Promise<void> {
+  if (await findListItem(deps.db, item.listId, item.listName)) {
+    throw new AppError('Conflict', `An item named "${item.listName}" already exists in this list.`);
+  }
+  await insertListItem(deps.db, item);
+}
+
+/** Every list change ends the same way: the exhibit and consoles learn it, followers copy it. */
+async function afterListChange(deps: AppDeps, exhibitId: string, list: SettingListRow): Promise<void> {
+  await listChanged(deps, exhibitId, list.id);
+  await copyToFollowers(deps, { leaderId: exhibitId, only: { listId: list.manifestId } });
+}
+
+/** POST .../settinglist/{listId}: a new item with default values. */
+export async function createListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef): Promise<void> {
+  assertNotFollower(await getExhibitState(deps, exhibitId));
+  const { list, templates } = await findList(deps, exhibitId, ref.listId);
+  await addListItem(deps, { listId: list.id, listName: ref.listName, values: normalizeItemValues(templates, {}) });
+  await afterListChange(deps, exhibitId, list);
+}
+
+/** POST .../settinglist/{listId}/settinglistitem: a copy of the item `sourceName` under a new name. */
+export async function copyListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef & { sourceName: string }): Promise<void> {
+  assertNotFollower(await getExhibitState(deps, exhibitId));
+  const { list, templates } = await findList(deps, exhibitId, ref.listId);
+  const source = await findListItem(deps.db, list.id, ref.sourceName);
+  if (!source) throw new AppError('NotFound', `The list "${list.manifestId}" has no item "${ref.sourceName}".`);
+  const values = normalizeItemValues(templates, source.values as Record<string, unknown>);
+  await addListItem(deps, { listId: list.id, listName: ref.listName, values });
+  await afterListChange(deps, exhibitId, list);
+}
+
+/** POST .../settinglist/{listId}/order: item names in their new order. */
+export async function orderListItems(deps: AppDeps, exhibitId: string, change: { listId: string; order: string[] }): Promise<void> {
+  assertNotFollower(await getExhibitState(deps, exhibitId));
+  const { order } = change;
+  const { list } = await findList(deps, exhibitId, change.listId);
+  const items = await listListItems(deps.db, list.id);
+  const unknown = order.filter((name) => !items.some((i) => i.listName === name));
+  if (unknown.length) throw new AppError('ValidationError', `order: the list has no item ${unknown.map((n) => `"${n}"`).join(', ')}`);
+  if (new Set(order).size !== order.length) throw new AppError('ValidationError', 'order: an item is named twice');
+  // Items left out keep their relative order after the named ones.
+  const rest = items.filter((i) => !order.includes(i.listName)).sort((a, b) => a.order - b.order).map((i) => i.listName);
+  await reorderListItems(deps.db, list.id, [...order, ...rest]);
+  await afterListChange(deps, exhibitId, list);
+}
+
+/** DELETE .../settinglist/{listId}?listName */
+export async function deleteListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef): Promise<void> {
+  assertNotFollower(await getExhibitState(deps, exhibitId));
+  const { list } = await findList(deps, exhibitId, ref.listId);
+  if (!(await deleteListItemRow(deps.db, list.id, ref.listName))) {
+    throw new AppError('NotFound', `The list "${list.manifestId}" has no item "${ref.listName}".`);
+  }
+  await afterListChange(deps, exhibitId, list);
+}

@@ -116,9 +116,9 @@ async function openConsoleSocket(server: BenchServer, exhibitIds: string[]): Pro
   socket.on('message', (raw) => {
     const now = process.hrtime.bigint();
     const message = JSON.parse(raw.toString()) as ServerMessage;
-    if (message.type === 'exhibit.status' && message.id === STATUS_ID && typeof message.value === 'string') {
+    if (message.type === 'exhibit.statusChanged' && message.statusId === STATUS_ID && typeof message.value === 'string') {
       result.latenciesMs.push(Number(now - BigInt(message.value)) / 1e6);
-    } else if (message.type === 'exhibit.online' && message.online) {
+    } else if (message.type === 'exhibit.presenceChanged' && message.online) {
       result.onlineEvents += 1;
     } else if (message.type === 'handshake') {
       authenticated = message.authenticated;

@@ -136,18 +136,18 @@ async function openConsoleSocket(server: BenchServer, boards: FleetBoard[], flee
     const now = process.hrtime.bigint();
     const message = JSON.parse(raw.toString()) as ServerMessage;
     switch (message.type) {
-      case 'hardware.prop':
-        if (message.propName === BENCH_PROP.propName && typeof message.propValue === 'string' && /^\d+$/.test(message.propValue)) {
-          result.latenciesMs.push(Number(now - BigInt(message.propValue)) / 1e6);
+      case 'hardware.propChanged':
+        if (message.propName === BENCH_PROP.propName && typeof message.value === 'string' && /^\d+$/.test(message.value)) {
+          result.latenciesMs.push(Number(now - BigInt(message.value)) / 1e6);
           result.counts.props += 1;
           const fleet = fleetOf.get(message.hardwareId);
           if (fleet !== undefined) acks[fleet]! += 1;
         }
         return;
-      case 'hardware.status':
+      case 'hardware.statusChanged':
         result.counts.statuses += 1;
         return;
-      case 'hardware.online':
+      case 'hardware.presenceChanged':
         if (message.online) result.counts.online += 1;
         else result.counts.offline += 1;
         return;

@@ -7,14 +7,18 @@ import {
   EXHIBIT_CLOSE,
   EXHIBIT_HEARTBEAT_MS,
   EXHIBIT_OFFLINE_AFTER_MS,
+  parseGatewayMessage,
   type ExhibitCredential,
   type GatewayMessage,
-  type LogLevel,
+  type GatewayMessageOf,
   type SdkListItem,
   type SdkMessage,
 } from '../../shared/src/sdk-protocol.js';
+import type { OpMode } from '../../shared/src/constants.js';
+import type { LogLevel } from '../../shared/src/values.js';
 
-export type OpModeValue = 'On' | 'Off';
+/** The op mode of the exhibit: On or Off. */
+export type OpModeValue = OpMode;
 
 export type ExhibitOptions = {
   /** The Plinth server, e.g. http://localhost:3000. */
@@ -237,13 +241,9 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     });
     socket.on('message', (raw) => {
       this.lastHeard = Date.now();
-      let message: GatewayMessage;
-      try {
-        message = JSON.parse(raw.toString()) as GatewayMessage;
-      } catch {
-        return;
-      }
-      this.handle(message);
+      // What does not parse is not from a server this SDK speaks to: it is left alone.
+      const message = parseGatewayMessage(raw.toString());
+      if (message) this.handle(message);
     });
     socket.on('pong', () => {
       this.lastHeard = Date.now();
@@ -325,22 +325,22 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
         else if (this.listenerCount('error') > 0) this.emit('error', error);
         return;
       }
-      case 'sync':
+      case 'exhibit.synced':
         this.applySync(message);
         return;
-      case 'control':
-        this.emit('control', message.itemId === undefined ? { id: message.id } : { id: message.id, itemId: message.itemId });
+      case 'control.fired':
+        this.emit('control', message.itemId === undefined ? { id: message.controlId } : { id: message.controlId, itemId: message.itemId });
         return;
-      case 'setting':
-        this.applySetting(message.id, message.value);
-        this.send({ type: 'ack', settings: [{ id: message.id, version: message.version }], listItems: [] });
+      case 'setting.changed':
+        this.applySetting(message.settingId, message.value);
+        this.send({ type: 'ack', settings: [{ id: message.settingId, version: message.version }], listItems: [] });
         return;
-      case 'settingList':
-        this.applyList(message.id, message.items);
-        this.send({ type: 'ack', settings: [], listItems: message.items.map((i) => ({ listId: message.id, listName: i.listName, version: i.version })) });
+      case 'settingList.changed':
+        this.applyList(message.listId, message.items);
+        this.send({ type: 'ack', settings: [], listItems: message.items.map((i) => ({ listId: message.listId, listName: i.listName, version: i.version })) });
         return;
-      case 'opMode':
-        this.applyOpMode(message.value);
+      case 'opMode.changed':
+        this.applyOpMode(message.opMode);
         return;
       case 'error':
         if (this.listenerCount('error') > 0) this.emit('error', new ExhibitError(message.message, 400));
@@ -362,10 +362,10 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     }
   }
 
-  private applySync(message: Extract<GatewayMessage, { type: 'sync' }>): void {
-    for (const s of message.settings) this.applySetting(s.id, s.value);
-    for (const list of message.settingLists) this.applyList(list.id, list.items);
-    for (const status of message.statuses) if (!this.statuses.has(status.id)) this.statuses.set(status.id, status.value);
+  private applySync(message: GatewayMessageOf<'exhibit.synced'>): void {
+    for (const s of message.settings) this.applySetting(s.settingId, s.value);
+    for (const list of message.settingLists) this.applyList(list.listId, list.items);
+    for (const status of message.statuses) if (!this.statuses.has(status.statusId)) this.statuses.set(status.statusId, status.value);
     if (this.pendingOpMode) {
       this.opMode = this.pendingOpMode;
       this.send({ type: 'opMode', value: this.pendingOpMode });
@@ -375,8 +375,8 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     }
     this.send({
       type: 'ack',
-      settings: message.settings.map((s) => ({ id: s.id, version: s.version })),
-      listItems: message.settingLists.flatMap((l) => l.items.map((i) => ({ listId: l.id, listName: i.listName, version: i.version }))),
+      settings: message.settings.map((s) => ({ id: s.settingId, version: s.version })),
+      listItems: message.settingLists.flatMap((l) => l.items.map((i) => ({ listId: l.listId, listName: i.listName, version: i.version }))),
     });
     this.isSynced = true;
     this.attempt = 0;

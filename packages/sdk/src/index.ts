@@ -11,4 +11,4 @@ export type {
   StatusType,
 } from '../../shared/src/api/manifest.js';
 export type { SettingValue } from '../../shared/src/api/setting-value.js';
-export type { LogLevel } from '../../shared/src/sdk-protocol.js';
+export type { LogLevel } from '../../shared/src/values.js';

@@ -5,6 +5,7 @@ export * from './constants.js';
 export * from './mqtt-path.js';
 export * from './text.js';
 export * from './numbers.js';
+export * from './values.js';
 export * from './settings.js';
 export * from './realtime.js';
 export * from './api/common.js';

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { parseJsonMessage } from './json-message.js';
 import { Int32 } from './numbers.js';
+import { SettingValueSchema } from './api/setting-value.js';
+import { LOG_LEVELS, OpModeSchema, StatusValueSchema } from './values.js';
 
 /**
  * The exhibit SDK protocol (docs/protocols/exhibit-sdk.md). The SDK authenticates over HTTP,
@@ -30,8 +33,6 @@ export const EXHIBIT_CLOSE = {
   timeout: 4008,
 } as const;
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** POST /auth/exhibit/authenticate */
 export const ExhibitAuthenticateBody = z.object({
@@ -81,28 +82,49 @@ export const SdkMessageSchema = z.discriminatedUnion('type', [
 export type SdkMessage = z.input<typeof SdkMessageSchema>;
 
 /** One list item as the exhibit receives it. */
-export type SdkListItem = { listName: string; order: number; version: number; values: Record<string, boolean | number | string | null> };
+export const SdkListItemSchema = z.object({
+  listName: z.string(),
+  order: z.number(),
+  /** Raised on every change, so an acknowledgement names what was applied. */
+  version: z.number(),
+  values: z.record(z.string(), SettingValueSchema),
+});
+export type SdkListItem = z.infer<typeof SdkListItemSchema>;
 
-/** Messages the server sends to an exhibit. */
-export type GatewayMessage =
-  | { type: 'auth.ok'; exhibitId: string; name: string }
-  | { type: 'manifest.ok'; requestId: string }
-  | { type: 'manifest.error'; requestId: string; status: number; message: string }
+/**
+ * Messages the server sends to an exhibit: the answers of the protocol (`auth.ok`, `manifest.ok`,
+ * `manifest.error`, `error`, `pong`) and the events, named `resource.verb` and keyed by
+ * `<kind>Id` (`controlId`, `settingId`, `listId`, `statusId`).
+ */
+export const GatewayMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('auth.ok'), exhibitId: z.string(), name: z.string() }),
+  z.object({ type: z.literal('manifest.ok'), requestId: z.string() }),
+  z.object({ type: z.literal('manifest.error'), requestId: z.string(), status: z.number(), message: z.string() }),
   /**
    * Every current value: sent after each manifest ingest (so on every (re)connect). Settings by
-   * manifest id with their versions; lists with their items; the op mode.
+   * manifest id with their versions; lists with their items; the statuses as stored; the op mode.
    */
-  | {
-      type: 'sync';
-      opMode: 'On' | 'Off';
-      settings: { id: string; value: boolean | number | string | null; version: number }[];
-      settingLists: { id: string; items: SdkListItem[] }[];
-      statuses: { id: string; value: string | number | null }[];
-    }
-  | { type: 'control'; id: string; itemId?: string }
-  | { type: 'setting'; id: string; value: boolean | number | string | null; version: number }
+  z.object({
+    type: z.literal('exhibit.synced'),
+    opMode: OpModeSchema,
+    settings: z.array(z.object({ settingId: z.string(), value: SettingValueSchema, version: z.number() })),
+    settingLists: z.array(z.object({ listId: z.string(), items: z.array(SdkListItemSchema) })),
+    statuses: z.array(z.object({ statusId: z.string(), value: StatusValueSchema })),
+  }),
+  /** A control was fired in the console; `itemId` names the button of a group control. */
+  z.object({ type: z.literal('control.fired'), controlId: z.string(), itemId: z.string().optional() }),
+  /** A setting's new value (desired state, acknowledged by its version). */
+  z.object({ type: z.literal('setting.changed'), settingId: z.string(), value: SettingValueSchema, version: z.number() }),
   /** The whole list after any change to it (value, create, copy, order, delete). */
-  | { type: 'settingList'; id: string; items: SdkListItem[] }
-  | { type: 'opMode'; value: 'On' | 'Off' }
-  | { type: 'error'; message: string }
-  | { type: 'pong' };
+  z.object({ type: z.literal('settingList.changed'), listId: z.string(), items: z.array(SdkListItemSchema) }),
+  z.object({ type: z.literal('opMode.changed'), opMode: OpModeSchema }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+  z.object({ type: z.literal('pong') }),
+]);
+export type GatewayMessage = z.infer<typeof GatewayMessageSchema>;
+export type GatewayMessageOf<T extends GatewayMessage['type']> = Extract<GatewayMessage, { type: T }>;
+
+/** Reads one message of the server (JSON text): the message, or null when it is not one. */
+export function parseGatewayMessage(raw: string): GatewayMessage | null {
+  return parseJsonMessage(GatewayMessageSchema, raw);
+}

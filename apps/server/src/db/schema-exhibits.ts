@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { SettingValue, SettingValues, StatusValue } from '@plinth/shared';
 import { createdAt, id, ownedBy, updatedAt } from './columns.js';
 import { exhibits, exhibitTokens } from './schema-core.js';
 
@@ -29,8 +30,8 @@ export const exhibitStatuses = pgTable(
     manifestId: text('manifest_id').notNull(),
     type: text('type', { enum: ['String', 'Integer', 'Date', 'Color'] }).notNull(),
     display: text('display').notNull(),
-    defaultValue: jsonb('default_value'),
-    value: jsonb('value'),
+    defaultValue: jsonb('default_value').$type<StatusValue>(),
+    value: jsonb('value').$type<StatusValue>(),
     order: integer('order').notNull().default(0),
     /** When the exhibit last set the value (null: never). */
     valueUpdatedAt: timestamp('value_updated_at', { withTimezone: true }),
@@ -111,8 +112,9 @@ export const exhibitSettings = pgTable(
     display: text('display').notNull(),
     /** The validated manifest definition (items, min, max, contentType, ...). */
     definition: jsonb('definition').notNull(),
-    defaultValue: jsonb('default_value'),
-    value: jsonb('value'),
+    /** Written only after checkSettingValue (the values of the setting's type). */
+    defaultValue: jsonb('default_value').$type<SettingValue>(),
+    value: jsonb('value').$type<SettingValue>(),
     /** Increases on every save; the exhibit acknowledges the version it applied. */
     version: integer('version').notNull().default(1),
     appliedVersion: integer('applied_version').notNull().default(0),
@@ -131,7 +133,7 @@ export const exhibitSettingListItems = pgTable(
     listId: ownedBy('list_id', () => exhibitSettingLists.id),
     listName: text('list_name').notNull(),
     order: integer('order').notNull().default(0),
-    values: jsonb('values').notNull().default({}),
+    values: jsonb('values').$type<SettingValues>().notNull().default({}),
     version: integer('version').notNull().default(1),
     appliedVersion: integer('applied_version').notNull().default(0),
     updatedAt: updatedAt(),

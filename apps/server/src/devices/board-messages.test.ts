@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BOARD_CHANNELS, topicFor, type CommandResult, type RealtimeEvent } from '@plinth/shared';
+import { BOARD_CHANNELS, type CommandResult, type RealtimeEvent } from '@plinth/shared';
 import type { Db } from '../db/client.js';
 import { createInProcessHub } from '../realtime/hub.js';
 import { createBoardMessageHandlers, type BoardMessageContext } from './board-messages.js';
@@ -18,7 +18,7 @@ function handlersWith(options: { isShared?: boolean } = {}) {
   const invalid: (InvalidMessage & { hardwareId: string })[] = [];
   const settled: CommandResult[] = [];
   const hub = createInProcessHub();
-  hub.subscribe(topicFor('hardware', BOARD), (event) => events.push(event));
+  hub.subscribe('hardware', BOARD, (event) => events.push(event));
   const context: BoardMessageContext = {
     // The handlers of these tests never reach the database (announce and firmware do; the gateway suites cover them).
     deps: { db: {} as Db, hub, clock: { now: () => NOW } },
@@ -54,14 +54,14 @@ describe('board message handlers', () => {
     await send('heartbeat', beat);
     expect(calls).toEqual([`touch ${BOARD}`]);
     expect(heartbeats).toEqual([{ hardwareId: BOARD, beat, at: NOW }]);
-    expect(events).toEqual([{ type: 'hardware.status', hardwareId: BOARD, ...beat, updatedAt: NOW.toISOString() }]);
+    expect(events).toEqual([{ type: 'hardware.statusChanged', hardwareId: BOARD, ...beat, updatedAt: NOW.toISOString() }]);
   });
 
   it('names a prop change from the known peripherals, and drops one of a prop nobody announced', async () => {
     const { send, props, events } = handlersWith();
     await send('prop', { peripheralId: 'relay1', propName: 'state', value: 1 });
     await send('prop', { peripheralId: 'ghost', propName: 'state', value: 1 });
-    expect(events).toEqual([{ type: 'hardware.prop', hardwareId: BOARD, propType: 'toggle', propName: 'state', propValue: 1, periphName: 'Relay' }]);
+    expect(events).toEqual([{ type: 'hardware.propChanged', hardwareId: BOARD, peripheralId: 'relay1', propType: 'toggle', propName: 'state', value: 1, periphName: 'Relay' }]);
     expect(props).toEqual([{ hardwareId: BOARD, peripheralId: 'relay1', propName: 'state', value: 1 }]);
   });
 

@@ -11,11 +11,11 @@ import {
   PropMessageSchema,
   ResultMessageSchema,
   StatusMessageSchema,
-  topicFor,
   type BoardChannel,
-  type RealtimeEvent,
 } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
+import { presentHardwareLogged, presentHeartbeat, presentPropChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
+import type { HardwareEvent } from '../realtime/hub-messages.js';
 import { applyAnnounce, finishFirmwareUpdate, getRuntimeRow } from '../modules/hardware-runtime/hardware-state.repository.js';
 import type { BoardCommands } from './board-commands.js';
 import type { BoardPresence } from './board-presence.js';
@@ -47,7 +47,7 @@ const done = Promise.resolve();
  */
 export function createBoardMessageHandlers(context: BoardMessageContext): ReadonlyMap<string, BoardMessageHandler> {
   const { deps, presence, props, writes, commands } = context;
-  const emit = (hardwareId: string, event: RealtimeEvent) => deps.hub.publish(topicFor('hardware', hardwareId), event);
+  const emit = (hardwareId: string, event: HardwareEvent) => deps.hub.publish('hardware', hardwareId, event);
   const handlers = new Map<string, BoardMessageHandler>();
   const on = <S extends z.ZodType>(channel: BoardChannel, schema: S, apply: (hardwareId: string, message: z.infer<S>, now: Date) => Promise<void>) => {
     const count = !(context.isShared && channel === 'result');
@@ -81,14 +81,15 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
   on('heartbeat', HeartbeatMessageSchema, async (hardwareId, beat, now) => {
     await presence.touch(hardwareId);
     writes.heartbeat({ hardwareId, beat, at: now });
-    emit(hardwareId, { type: 'hardware.status', hardwareId, ...beat, updatedAt: now.toISOString() });
+    emit(hardwareId, presentHeartbeat({ hardwareId, heartbeat: beat, at: now }));
   });
   on('prop', PropMessageSchema, async (hardwareId, message) => {
     await presence.touch(hardwareId);
     const prop = await props.lookup(hardwareId, message.peripheralId, message.propName);
     if (!prop) return;
     const { propType, periphName } = prop;
-    emit(hardwareId, { type: 'hardware.prop', hardwareId, propType, propName: message.propName, propValue: message.value, periphName });
+    const { peripheralId, propName, value } = message;
+    emit(hardwareId, presentPropChanged({ hardwareId, peripheralId, periphName, propName, propType, value }));
     writes.prop({ hardwareId, peripheralId: message.peripheralId, propName: message.propName, value: message.value });
   });
   on('result', ResultMessageSchema, async (hardwareId, result) => {
@@ -99,7 +100,7 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
     await presence.touch(hardwareId);
     const text = `Firmware update ${progress.state}${progress.version ? ` (version ${progress.version})` : ''}${progress.error ? `: ${progress.error}` : ''}`;
     const level = progress.state === 'failed' ? 'error' : 'info';
-    emit(hardwareId, { type: 'hardware.log', hardwareId, log: { level, message: text, createdAt: now.toISOString() } });
+    emit(hardwareId, presentHardwareLogged({ hardwareId, level, message: text, eventType: 'firmware', at: now }));
     if (progress.state === 'applied' || progress.state === 'failed') {
       const report = { correlationId: progress.correlationId, status: progress.state, error: progress.error ?? null, at: now };
       await finishFirmwareUpdate(deps.db, hardwareId, report);
@@ -108,7 +109,7 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
   });
   on('log', LogMessageSchema, async (hardwareId, log, now) => {
     await presence.touch(hardwareId);
-    emit(hardwareId, { type: 'hardware.log', hardwareId, log: { ...log, createdAt: now.toISOString() } });
+    emit(hardwareId, presentHardwareLogged({ hardwareId, level: log.level, message: log.message, eventType: log.level, at: now }));
   });
   return handlers;
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_HEARTBEAT_MS, HEARTBEAT_MISSES_BEFORE_OFFLINE, topicFor } from '@plinth/shared';
+import { DEFAULT_HEARTBEAT_MS, HEARTBEAT_MISSES_BEFORE_OFFLINE } from '@plinth/shared';
+import { presentHardwarePresenceChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { listOnlineIds, setAllOffline, setOnline, type ConnectionReason } from '../modules/hardware-runtime/hardware-state.repository.js';
 import type { BoardQueue } from './board-queue.js';
@@ -51,7 +52,7 @@ export class BoardPresence {
   async changeOnline(hardwareId: string, online: boolean, reason: ConnectionReason): Promise<void> {
     if (!online) this.lastSeen.delete(hardwareId);
     if (await setOnline(this.deps.db, hardwareId, { online, reason, at: this.deps.clock.now() })) {
-      this.deps.hub.publish(topicFor('hardware', hardwareId), { type: 'hardware.online', hardwareId, online });
+      this.deps.hub.publish('hardware', hardwareId, presentHardwarePresenceChanged({ hardwareId, online }));
       this.deps.logger.debug({ hardwareId, online, reason }, 'hardware online change');
     }
   }

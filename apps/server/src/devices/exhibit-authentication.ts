@@ -1,9 +1,9 @@
-import { Id, topicFor } from '@plinth/shared';
+import { Id } from '@plinth/shared';
 import { findExhibitName } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
 import { credentialTokenId, verifyExhibitCredential } from '../modules/exhibit-runtime/exhibit-tokens.service.js';
 import { EXHIBIT_CLOSES, type ExhibitConnection } from './exhibit-connection.js';
 import type { ExhibitConnections } from './exhibit-connections.js';
-import type { DeviceMessage } from './exhibit-device-channel.js';
+import type { DeviceMessage } from '../realtime/hub-messages.js';
 
 /**
  * Authenticates a connection with its `auth` message. A token revoked at any moment must close
@@ -39,7 +39,7 @@ export async function authenticateConnection(
   const previous = connections.current.get(exhibitId);
   connections.current.set(exhibitId, connection);
   if (previous) previous.drop(EXHIBIT_CLOSES.replaced);
-  const offDeleted = deps.hub.subscribe(topicFor('exhibit', exhibitId), (event) => {
+  const offDeleted = deps.hub.subscribe('exhibit', exhibitId, (event) => {
     if (event.type === 'exhibit.deleted') connection.drop(EXHIBIT_CLOSES.deleted);
   });
   connection.unsubscribe = () => {

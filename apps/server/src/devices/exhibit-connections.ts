@@ -1,8 +1,7 @@
 import { EXHIBIT_OFFLINE_AFTER_MS } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
-import type { NodeChannel } from '../realtime/channel.js';
 import { EXHIBIT_CLOSES, type ExhibitConnection } from './exhibit-connection.js';
-import { createDeviceChannel, type DeviceMessage } from './exhibit-device-channel.js';
+import { createDeviceChannel, type DeviceChannel } from './exhibit-device-channel.js';
 import { ExhibitPresence } from './exhibit-presence.js';
 
 /**
@@ -14,7 +13,7 @@ export class ExhibitConnections {
   readonly current = new Map<string, ExhibitConnection>();
   /** Every open socket, authenticated or not. */
   readonly all = new Set<ExhibitConnection>();
-  readonly devices: NodeChannel<DeviceMessage>;
+  readonly devices: DeviceChannel;
   readonly presence: ExhibitPresence;
   /** Settles when connections may be marked online (after the start-up reset, with one node). */
   readonly ready: Promise<void>;

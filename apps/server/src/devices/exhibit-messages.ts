@@ -4,7 +4,6 @@ import {
   findUnsafeText,
   parseManifest,
   SdkMessageSchema,
-  topicFor,
   type GatewayMessage,
   type UnsafeText,
 } from '@plinth/shared';
@@ -96,7 +95,7 @@ async function receiveManifest(session: ExhibitSession, message: Extract<SdkMess
   session.statuses.clear();
   try {
     const changed = await ingestManifest(deps, exhibitId, manifest.manifest);
-    if (changed) deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.manifest', exhibitId });
+    if (changed) deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.manifestChanged', exhibitId });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     connection.write({ type: 'manifest.error', requestId: message.requestId, status: error.status, message: error.message });

@@ -1,4 +1,4 @@
-import { topicFor } from '@plinth/shared';
+import { presentOpModeChanged, presentPresenceChanged } from '../modules/exhibit-runtime/exhibit-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { insertConnectionHistory, resetStaleOnline, updateExhibitOnline } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
 import { KeyedQueue } from './keyed-queue.js';
@@ -9,7 +9,7 @@ export type PresenceSource = { tokenId: string | null; remoteAddress: string; re
 
 /**
  * An exhibit's online state as this node changes it: `exhibits.online` with its stamp, a history
- * row, and the `exhibit.online` and `exhibit.opMode` events. Writes of one exhibit run in the
+ * row, and the `exhibit.presenceChanged` and `exhibit.opModeChanged` events. Writes of one exhibit run in the
  * order they were asked for: a socket that closes while its "online" write is still running must
  * not end up online after its "offline".
  */
@@ -61,8 +61,8 @@ export class ExhibitPresence {
       reason: online ? null : source.reason,
       at,
     });
-    const topic = topicFor('exhibit', exhibitId);
-    deps.hub.publish(topic, { type: 'exhibit.online', exhibitId, online, lastOnlineChange: at.toISOString() });
-    deps.hub.publish(topic, { type: 'exhibit.opMode', id: exhibitId, mode: online ? row.opMode : 'Off' });
+    deps.hub.publish('exhibit', exhibitId, presentPresenceChanged({ exhibitId, online, at }));
+    // The console shows Off while the exhibit is offline, whatever is stored.
+    deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: online ? row.opMode : 'Off' }));
   }
 }

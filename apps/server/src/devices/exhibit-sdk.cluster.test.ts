@@ -104,9 +104,9 @@ describe('an exhibit across two server instances', () => {
     await exhibit.ready();
 
     // The console on B sees the exhibit come online on A, and its statuses.
-    await vi.waitFor(() => expect(events).toContainEqual(expect.objectContaining({ type: 'exhibit.online', exhibitId: record.id, online: true })), wait);
+    await vi.waitFor(() => expect(events).toContainEqual(expect.objectContaining({ type: 'exhibit.presenceChanged', exhibitId: record.id, online: true })), wait);
     exhibit.setStatus('count', 7);
-    await vi.waitFor(() => expect(events).toContainEqual({ type: 'exhibit.status', exhibitId: record.id, id: 'count', value: 7 }), wait);
+    await vi.waitFor(() => expect(events).toContainEqual({ type: 'exhibit.statusChanged', exhibitId: record.id, statusId: 'count', value: 7 }), wait);
     expect((await manifestOf(adminB, record.id)).online).toBe(true);
 
     // Controls fired through B reach the SDK on A.
@@ -125,7 +125,7 @@ describe('an exhibit across two server instances', () => {
       expect(setting).toMatchObject({ value: 120, applied: true });
     }, wait);
     await vi.waitFor(
-      () => expect(events).toContainEqual({ type: 'exhibit.setting', exhibitId: record.id, settingId: 'idle_timeout_secs', settingValue: 120, applied: true }),
+      () => expect(events).toContainEqual({ type: 'exhibit.settingChanged', exhibitId: record.id, settingId: 'idle_timeout_secs', value: 120, applied: true }),
       wait,
     );
 
@@ -135,7 +135,7 @@ describe('an exhibit across two server instances', () => {
 
     // Closed on A: B answers 409 ExhibitOffline, and its console sees the exhibit go offline.
     exhibit.close();
-    await vi.waitFor(() => expect(events).toContainEqual(expect.objectContaining({ type: 'exhibit.online', exhibitId: record.id, online: false })), wait);
+    await vi.waitFor(() => expect(events).toContainEqual(expect.objectContaining({ type: 'exhibit.presenceChanged', exhibitId: record.id, online: false })), wait);
     const offline = await adminB.post(`${base}/reload`);
     expect(offline.status).toBe(409);
     expect(offline.body.code).toBe('ExhibitOffline');

@@ -166,7 +166,7 @@ describe('the exhibit SDK against the real server', () => {
     exhibit.setStatus('count', 42);
     expect(exhibit.getStatus('count')).toBe(42);
     await vi.waitFor(
-      () => expect(messages).toContainEqual({ type: 'exhibit.status', exhibitId: record.id, id: 'count', value: 42 }),
+      () => expect(messages).toContainEqual({ type: 'exhibit.statusChanged', exhibitId: record.id, statusId: 'count', value: 42 }),
       wait,
     );
     const statuses = (await manifestOf(record.id)).manifest.statuses;

@@ -40,7 +40,7 @@ class ConsoleSocket {
   }
 
   props(hardwareId: string, value: number): HardwareEvent[] {
-    return this.events.filter((e) => e.type === 'hardware.prop' && e.hardwareId === hardwareId && e.propValue === value);
+    return this.events.filter((e) => e.type === 'hardware.propChanged' && e.hardwareId === hardwareId && e.value === value);
   }
 
   close(): void {
@@ -56,9 +56,9 @@ function recordPublished(server: TestServer): HardwareEvent[] {
   const published: HardwareEvent[] = [];
   const hub = server.deps.hub;
   const publish = hub.publish.bind(hub);
-  hub.publish = (topic, event) => {
-    if (event.type.startsWith('hardware.')) published.push(event as HardwareEvent);
-    publish(topic, event);
+  hub.publish = (kind, id, message) => {
+    if (kind === 'hardware') published.push(message as HardwareEvent);
+    publish(kind, id, message);
   };
   return published;
 }
@@ -133,8 +133,8 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
     const onB = await ConsoleSocket.open(b, adminB, ids);
     sockets.push(onA, onB);
     // Both sockets hear the boards (heartbeats) before the changes start.
-    await waitUntil(() => ids.every((id) => onB.events.some((e) => e.type === 'hardware.status' && e.hardwareId === id)), 'heartbeats on B');
-    await waitUntil(() => ids.every((id) => onA.events.some((e) => e.type === 'hardware.status' && e.hardwareId === id)), 'heartbeats on A');
+    await waitUntil(() => ids.every((id) => onB.events.some((e) => e.type === 'hardware.statusChanged' && e.hardwareId === id)), 'heartbeats on B');
+    await waitUntil(() => ids.every((id) => onA.events.some((e) => e.type === 'hardware.statusChanged' && e.hardwareId === id)), 'heartbeats on A');
 
     const changes = list.flatMap(({ hardwareId, board }, i) => [1, 2, 3, 4, 5].map((n) => ({ hardwareId, board, value: 1000 * (i + 1) + n })));
     for (const change of changes) await change.board.changeProp('int1', 'value', change.value);
@@ -149,25 +149,25 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
     }
 
     for (const change of [...changes, ...again]) {
-      const expected = { type: 'hardware.prop', hardwareId: change.hardwareId, propType: 'int', propName: 'value', propValue: change.value, periphName: 'Int32' };
+      const expected = { type: 'hardware.propChanged', hardwareId: change.hardwareId, peripheralId: 'int1', propType: 'int', propName: 'value', value: change.value, periphName: 'Int32' };
       expect(onA.props(change.hardwareId, change.value)).toEqual([expected]);
       expect(onB.props(change.hardwareId, change.value)).toEqual([expected]);
       // Exactly one of the two servers handled the message.
       const handled = [publishedA, publishedB].map(
-        (published) => published.filter((e) => e.type === 'hardware.prop' && e.hardwareId === change.hardwareId && e.propValue === change.value).length,
+        (published) => published.filter((e) => e.type === 'hardware.propChanged' && e.hardwareId === change.hardwareId && e.value === change.value).length,
       );
       expect(handled.sort()).toEqual([0, 1]);
     }
     // The traffic really was shared: each server handled some of the changes, and B's socket
     // got the ones A handled (and the other way round).
-    const handledBy = (published: HardwareEvent[]) => changes.filter((c) => published.some((e) => e.type === 'hardware.prop' && e.hardwareId === c.hardwareId && e.propValue === c.value));
+    const handledBy = (published: HardwareEvent[]) => changes.filter((c) => published.some((e) => e.type === 'hardware.propChanged' && e.hardwareId === c.hardwareId && e.value === c.value));
     expect(handledBy(publishedA).length).toBeGreaterThan(0);
     expect(handledBy(publishedB).length).toBeGreaterThan(0);
 
     // Many heartbeat windows later (counted in heartbeats, 200 ms each, the window is 2.5 of them),
     // no server has taken a board for silent because the broker gave its traffic to the other.
     await waitUntil(
-      () => ids.every((id) => onB.events.filter((e) => e.type === 'hardware.status' && e.hardwareId === id).length >= 15),
+      () => ids.every((id) => onB.events.filter((e) => e.type === 'hardware.statusChanged' && e.hardwareId === id).length >= 15),
       'fifteen heartbeats of every board',
     );
     // One online row per connect, and the boards are still online (no server timed them out).
@@ -177,7 +177,7 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
       expect((await hardwareRow(b, id)).online).toBe(true);
     }
     // The online event of each connect reached the sockets through whichever server handled it.
-    const onlineHandledBy = (published: HardwareEvent[]) => published.filter((e) => e.type === 'hardware.online' && ids.includes(e.hardwareId) && e.online);
+    const onlineHandledBy = (published: HardwareEvent[]) => published.filter((e) => e.type === 'hardware.presenceChanged' && ids.includes(e.hardwareId) && e.online);
     expect(onlineHandledBy(publishedA).length + onlineHandledBy(publishedB).length).toBe(ids.length);
   });
 
@@ -188,8 +188,8 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
     sockets.push(onB);
     // Reconnect until A handles the connect (the broker spreads messages between the servers).
     for (let attempt = 0; ; attempt++) {
-      const handledBefore = publishedA.filter((e) => e.type === 'hardware.online' && e.hardwareId === hardwareId && e.online).length;
-      const seenBefore = onB.events.filter((e) => e.type === 'hardware.online' && e.hardwareId === hardwareId && e.online).length;
+      const handledBefore = publishedA.filter((e) => e.type === 'hardware.presenceChanged' && e.hardwareId === hardwareId && e.online).length;
+      const seenBefore = onB.events.filter((e) => e.type === 'hardware.presenceChanged' && e.hardwareId === hardwareId && e.online).length;
       // The broker hands the servers the status channel's messages in turn: an extra (harmless)
       // online status now and then changes which server gets the next connect.
       if (attempt % 2 === 1) await first!.board.publish('status', { online: true });
@@ -198,10 +198,10 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
       await first!.board.start();
       await waitUntil(async () => (await hardwareRow(a, hardwareId)).online, 'online again');
       await waitUntil(
-        () => onB.events.filter((e) => e.type === 'hardware.online' && e.hardwareId === hardwareId && e.online).length > seenBefore,
+        () => onB.events.filter((e) => e.type === 'hardware.presenceChanged' && e.hardwareId === hardwareId && e.online).length > seenBefore,
         'the online event on B',
       );
-      const handledNow = publishedA.filter((e) => e.type === 'hardware.online' && e.hardwareId === hardwareId && e.online).length;
+      const handledNow = publishedA.filter((e) => e.type === 'hardware.presenceChanged' && e.hardwareId === hardwareId && e.online).length;
       if (handledNow > handledBefore) break;
       expect(attempt).toBeLessThan(20);
     }
@@ -224,7 +224,7 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
     }
     // Heartbeats of x and y in strict turn: all of x's reach one server, all of y's the other.
     const beat = { voltage: 5, temp: 30, uptime: 1, exhibitState: 'running', exhibitIP: '10.0.0.7' };
-    const beats = (published: HardwareEvent[], id: string) => published.filter((e) => e.type === 'hardware.status' && e.hardwareId === id).length;
+    const beats = (published: HardwareEvent[], id: string) => published.filter((e) => e.type === 'hardware.statusChanged' && e.hardwareId === id).length;
     const startA = beats(publishedA, x!.hardwareId);
     const startB = beats(publishedB, x!.hardwareId);
     let sent = 0;
@@ -258,7 +258,7 @@ describe('hardware gateway in a cluster of two servers (Mosquitto $share + Redis
     await waitUntil(async () => ((await hardwareRow(a, hardwareId)).peripherals as { id: string }[]).some((p) => p.id === 'int2'), 'the new peripheral stored');
     for (const value of [21, 22]) await board.changeProp('int2', 'value', value);
     await waitUntil(() => onB.props(hardwareId, 21).length && onB.props(hardwareId, 22).length, 'prop changes of the new peripheral');
-    expect(onB.props(hardwareId, 22)).toEqual([{ type: 'hardware.prop', hardwareId, propType: 'int', propName: 'value', propValue: 22, periphName: 'Counter' }]);
+    expect(onB.props(hardwareId, 22)).toEqual([{ type: 'hardware.propChanged', hardwareId, peripheralId: 'int2', propType: 'int', propName: 'value', value: 22, periphName: 'Counter' }]);
   });
 
   it('completes commands sent through either server with the board result', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { COMMAND_TIMEOUT_MS, Id, parseHardwareTopic, topicFor } from '@plinth/shared';
+import { COMMAND_TIMEOUT_MS, Id, parseHardwareTopic } from '@plinth/shared';
+import { presentDebugChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
 import { getRuntimeRow, setControlDebug } from '../modules/hardware-runtime/hardware-state.repository.js';
@@ -56,7 +57,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
       if (!row) throw new AppError('NotFound');
       if (on && !row.online) throw new AppError('HardwareOffline');
       await setControlDebug(db, hardwareId, { controlDebug: on, at: clock.now() });
-      deps.hub.publish(topicFor('hardware', hardwareId), { type: 'hardware.debug', id: hardwareId, controlDebug: on });
+      deps.hub.publish('hardware', hardwareId, presentDebugChanged({ hardwareId, controlDebug: on }));
       if (row.online) await commands.publish(hardwareId, { command: 'debug', correlationId: randomUUID(), on });
       return on;
     },

@@ -1,21 +1,21 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RealtimeEvent } from '@plinth/shared';
+import type { ExhibitEvent } from './hub-messages.js';
 import { createInProcessHub, type RealtimeHub } from './hub.js';
 import { createRedisHub } from './redis-hub.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const event = (exhibitId: string): RealtimeEvent => ({ type: 'exhibit.online', exhibitId, online: true, lastOnlineChange: null });
+const event = (exhibitId: string): ExhibitEvent => ({ type: 'exhibit.presenceChanged', exhibitId, online: true, lastOnlineChange: null });
 const hubs: RealtimeHub[] = [];
 
 afterEach(async () => {
   await Promise.all(hubs.splice(0).map((h) => h.close()));
 });
 
-function nextEvent(hub: RealtimeHub, topic: string, timeoutMs = 5000): Promise<RealtimeEvent> {
+function nextEvent(hub: RealtimeHub, exhibitId: string, timeoutMs = 5000): Promise<ExhibitEvent> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no event on ${topic}`)), timeoutMs);
-    const off = hub.subscribe(topic, (e) => {
+    const timer = setTimeout(() => reject(new Error(`no event of ${exhibitId}`)), timeoutMs);
+    const off = hub.subscribe('exhibit', exhibitId, (e) => {
       clearTimeout(timer);
       off();
       resolve(e);
@@ -26,13 +26,13 @@ function nextEvent(hub: RealtimeHub, topic: string, timeoutMs = 5000): Promise<R
 describe('in-process hub', () => {
   it('delivers to the listeners of a topic only, until they unsubscribe', () => {
     const hub = createInProcessHub();
-    const a: RealtimeEvent[] = [];
-    const b: RealtimeEvent[] = [];
-    const offA = hub.subscribe('exhibit:a', (e) => a.push(e));
-    hub.subscribe('exhibit:b', (e) => b.push(e));
-    hub.publish('exhibit:a', event('a'));
+    const a: ExhibitEvent[] = [];
+    const b: ExhibitEvent[] = [];
+    const offA = hub.subscribe('exhibit', 'a', (e) => a.push(e));
+    hub.subscribe('exhibit', 'b', (e) => b.push(e));
+    hub.publish('exhibit', 'a', event('a'));
     offA();
-    hub.publish('exhibit:a', event('a'));
+    hub.publish('exhibit', 'a', event('a'));
     expect(a).toHaveLength(1);
     expect(b).toHaveLength(0);
   });
@@ -44,13 +44,13 @@ describe('Redis hub (several server instances)', () => {
     const one = await createRedisHub(REDIS_URL, logger);
     const two = await createRedisHub(REDIS_URL, logger);
     hubs.push(one, two);
-    const topic = `exhibit:${Math.random().toString(36).slice(2)}`;
-    const received = nextEvent(two, topic);
+    const exhibitId = Math.random().toString(36).slice(2);
+    const received = nextEvent(two, exhibitId);
     // Subscribing is asynchronous in Redis: publish until the other side has it.
-    let got: RealtimeEvent | null = null;
+    let got: ExhibitEvent | null = null;
     void received.then((e) => (got = e));
     for (let i = 0; i < 50 && !got; i++) {
-      one.publish(topic, event('x'));
+      one.publish('exhibit', exhibitId, event('x'));
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await received).toEqual(event('x'));

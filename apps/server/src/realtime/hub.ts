@@ -1,6 +1,6 @@
-import type { RealtimeEvent } from '@plinth/shared';
+import type { HubKind, HubTopics } from './hub-messages.js';
 
-export type HubListener = (event: RealtimeEvent) => void;
+export type HubListener<K extends HubKind> = (message: HubTopics[K]) => void;
 
 /**
  * Stops a listener. `ready` settles once the listener is sure to receive whatever is published
@@ -10,43 +10,63 @@ export type HubListener = (event: RealtimeEvent) => void;
 export type HubSubscription = (() => void) & { ready: Promise<void> };
 
 /**
- * Where device and record events are published and where sockets listen, by topic
- * (`exhibit:{id}`, `hardware:{id}`). In one process this is a map of listeners; with several
- * server nodes a Redis pub/sub implementation of the same type fans events out between them.
+ * Where events and node messages are published and listened to, by topic: a kind and an id
+ * (`exhibit` + an exhibit id, `hardware` + a hardware id, …; hub-messages.ts says what each kind
+ * carries). In one process this is a map of listeners; with several server nodes a Redis pub/sub
+ * implementation of the same type fans messages out between them.
  */
 export type RealtimeHub = {
-  publish: (topic: string, event: RealtimeEvent) => void;
-  subscribe: (topic: string, listener: HubListener) => HubSubscription;
+  publish: <K extends HubKind>(kind: K, id: string, message: HubTopics[K]) => void;
+  subscribe: <K extends HubKind>(kind: K, id: string, listener: HubListener<K>) => HubSubscription;
   close: () => Promise<void>;
 };
+
+/** The topic of one thing: `{kind}:{id}` (also the Redis channel's suffix). */
+export function hubTopic(kind: HubKind, id: string): string {
+  return `${kind}:${id}`;
+}
 
 /** A subscription whose `ready` is the given promise. */
 export function hubSubscription(stop: () => void, ready: Promise<void> = Promise.resolve()): HubSubscription {
   return Object.assign(stop, { ready });
 }
 
+/** Listeners by topic; what one topic's listeners receive is what its kind carries. */
+export class TopicListeners {
+  private readonly listeners = new Map<string, Set<(message: never) => void>>();
+
+  /** Hands a message to the listeners of its topic. */
+  deliver(topic: string, message: unknown): void {
+    const set = this.listeners.get(topic);
+    if (!set) return;
+    for (const listener of [...set]) (listener as (message: unknown) => void)(message);
+  }
+
+  add<K extends HubKind>(topic: string, listener: HubListener<K>): () => void {
+    let set = this.listeners.get(topic);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(topic, set);
+    }
+    set.add(listener);
+    return () => {
+      const current = this.listeners.get(topic);
+      if (!current) return;
+      current.delete(listener);
+      if (current.size === 0) this.listeners.delete(topic);
+    };
+  }
+
+  clear(): void {
+    this.listeners.clear();
+  }
+}
+
 export function createInProcessHub(): RealtimeHub {
-  const listeners = new Map<string, Set<HubListener>>();
+  const listeners = new TopicListeners();
   return {
-    publish(topic, event) {
-      const set = listeners.get(topic);
-      if (!set) return;
-      for (const listener of [...set]) listener(event);
-    },
-    subscribe(topic, listener) {
-      let set = listeners.get(topic);
-      if (!set) {
-        set = new Set();
-        listeners.set(topic, set);
-      }
-      set.add(listener);
-      return hubSubscription(() => {
-        const current = listeners.get(topic);
-        if (!current) return;
-        current.delete(listener);
-        if (current.size === 0) listeners.delete(topic);
-      });
-    },
+    publish: (kind, id, message) => listeners.deliver(hubTopic(kind, id), message),
+    subscribe: (kind, id, listener) => hubSubscription(listeners.add(hubTopic(kind, id), listener)),
     close: async () => listeners.clear(),
   };
 }

@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RealtimeEvent } from '@plinth/shared';
-import { createInProcessHub, hubSubscription, type RealtimeHub } from './hub.js';
+import { hubSubscription, hubTopic, TopicListeners, type RealtimeHub } from './hub.js';
 
 const CHANNEL_PREFIX = 'plinth:rt:';
 
@@ -14,26 +13,29 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);
-  const local = createInProcessHub();
+  const local = new TopicListeners();
   /** Listeners per topic on this instance, and the Redis subscription they share. */
   const listening = new Map<string, { count: number; ready: Promise<void> }>();
 
   subscriber.on('message', (channel: string, payload: string) => {
     try {
-      local.publish(channel.slice(CHANNEL_PREFIX.length), JSON.parse(payload) as RealtimeEvent);
+      // Only this hub's publish writes these channels, typed by the topic's kind.
+      local.deliver(channel.slice(CHANNEL_PREFIX.length), JSON.parse(payload));
     } catch (error) {
       logger.warn({ err: error, channel }, 'dropped a malformed realtime message from Redis');
     }
   });
 
   return {
-    publish(topic, event) {
-      publisher.publish(CHANNEL_PREFIX + topic, JSON.stringify(event)).catch((error: unknown) => {
+    publish(kind, id, message) {
+      const topic = hubTopic(kind, id);
+      publisher.publish(CHANNEL_PREFIX + topic, JSON.stringify(message)).catch((error: unknown) => {
         logger.error({ err: error, topic }, 'could not publish a realtime event to Redis');
       });
     },
-    subscribe(topic, listener) {
-      const off = local.subscribe(topic, listener);
+    subscribe(kind, id, listener) {
+      const topic = hubTopic(kind, id);
+      const off = local.add(topic, listener);
       let entry = listening.get(topic);
       if (entry) entry.count += 1;
       else {
@@ -54,7 +56,7 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
       }, entry.ready);
     },
     close: async () => {
-      await local.close();
+      local.clear();
       subscriber.disconnect();
       // QUIT waits for the publishes already sent (a command line announces a change, then closes).
       await publisher.quit().catch(() => publisher.disconnect());

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CLOSE, topicFor } from '@plinth/shared';
+import { CONSOLE_CLOSE } from '@plinth/shared';
 import { runCli } from '../cli.js';
 import { createExhibit, createOrganization, createSite, signUpWith } from '../test/factories.js';
 import { linkIn } from '../test/mail-capture.js';
@@ -55,8 +55,8 @@ async function socketOnB(cookie: string, exhibitIds: string[]): Promise<SocketCl
  * order) and answers the ids whose events reached the socket by the time the second arrived.
  */
 async function deliveredIds(socket: SocketClient, revokedId: string, allowedId: string): Promise<string[]> {
-  a.deps.hub.publish(topicFor('exhibit', revokedId), { type: 'exhibit.updated', exhibitId: revokedId });
-  a.deps.hub.publish(topicFor('exhibit', allowedId), { type: 'exhibit.updated', exhibitId: allowedId });
+  a.deps.hub.publish('exhibit', revokedId, { type: 'exhibit.updated', exhibitId: revokedId });
+  a.deps.hub.publish('exhibit', allowedId, { type: 'exhibit.updated', exhibitId: allowedId });
   const seen: string[] = [];
   while (!seen.includes(allowedId)) {
     const message = await socket.nextOfType('exhibit.updated');
@@ -87,7 +87,7 @@ describe('grants that change on another node', () => {
     expect(notice.exhibitIds.sort()).toEqual([exhibitId, otherExhibitId].sort());
 
     // Nothing of the exhibits reaches it any more; the socket itself stays open.
-    a.deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.updated', exhibitId });
+    a.deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
     expect(await socket.drain()).toEqual([]);
     expect(socket.closed).toBeNull();
   });
@@ -116,7 +116,7 @@ describe('grants that change on another node', () => {
     expect(lowered.status).toBe(200);
     expect(await socket.nextOfType('access.changed', WITHIN_MS)).toEqual({ type: 'access.changed', exhibitIds: [], hardwareIds: [] });
     // Viewers see exhibits: the subscription stays.
-    a.deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.updated', exhibitId });
+    a.deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
     expect(await socket.nextOfType('exhibit.updated')).toEqual({ type: 'exhibit.updated', exhibitId });
   });
 
@@ -129,7 +129,7 @@ describe('grants that change on another node', () => {
     );
     expect(code).toBe(0);
     expect(await socket.nextOfType('access.changed', WITHIN_MS)).toEqual({ type: 'access.changed', exhibitIds: [exhibitId], hardwareIds: [] });
-    a.deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.updated', exhibitId });
+    a.deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
     expect(await socket.drain()).toEqual([]);
   });
 });

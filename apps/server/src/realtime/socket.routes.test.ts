@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { topicFor, type Role } from '@plinth/shared';
+import type { Role } from '@plinth/shared';
 import { createExhibit, createHardware, createOrganization, createSite, uniqueName, userWith } from '../test/factories.js';
 import { SocketClient } from '../test/socket-client.js';
 import type { TestClient } from '../test/test-client.js';
@@ -116,14 +116,14 @@ describe('/ws subscriptions', () => {
     expect(await a.next()).toMatchObject({ exhibitIds: [volcano], refused: [painting] });
     expect(await b.next()).toMatchObject({ exhibitIds: [painting], refused: [volcano] });
 
-    server.deps.hub.publish(topicFor('exhibit', volcano), { type: 'exhibit.updated', exhibitId: volcano });
-    server.deps.hub.publish(topicFor('exhibit', glacier), { type: 'exhibit.updated', exhibitId: glacier });
-    server.deps.hub.publish(topicFor('exhibit', painting), { type: 'exhibit.updated', exhibitId: painting });
-    server.deps.hub.publish(topicFor('hardware', boardA), { type: 'hardware.debug', id: boardA, controlDebug: true });
+    server.deps.hub.publish('exhibit', volcano, { type: 'exhibit.updated', exhibitId: volcano });
+    server.deps.hub.publish('exhibit', glacier, { type: 'exhibit.updated', exhibitId: glacier });
+    server.deps.hub.publish('exhibit', painting, { type: 'exhibit.updated', exhibitId: painting });
+    server.deps.hub.publish('hardware', boardA, { type: 'hardware.debugChanged', hardwareId: boardA, controlDebug: true });
 
     expect(await a.drain()).toEqual([
       { type: 'exhibit.updated', exhibitId: volcano },
-      { type: 'hardware.debug', id: boardA, controlDebug: true },
+      { type: 'hardware.debugChanged', hardwareId: boardA, controlDebug: true },
     ]);
     expect(await b.drain()).toEqual([{ type: 'exhibit.updated', exhibitId: painting }]);
   });
@@ -136,14 +136,14 @@ describe('/ws subscriptions', () => {
 
     socket.send({ type: 'unsubscribe', exhibitIds: [volcano] });
     expect(await socket.next()).toEqual({ type: 'unsubscribed', exhibitIds: [volcano], hardwareIds: [] });
-    server.deps.hub.publish(topicFor('exhibit', volcano), { type: 'exhibit.updated', exhibitId: volcano });
-    server.deps.hub.publish(topicFor('exhibit', glacier), { type: 'exhibit.updated', exhibitId: glacier });
+    server.deps.hub.publish('exhibit', volcano, { type: 'exhibit.updated', exhibitId: volcano });
+    server.deps.hub.publish('exhibit', glacier, { type: 'exhibit.updated', exhibitId: glacier });
     expect(await socket.drain()).toEqual([{ type: 'exhibit.updated', exhibitId: glacier }]);
 
     socket.send({ type: 'unsubscribe' });
     expect(await socket.next()).toMatchObject({ type: 'unsubscribed' });
-    server.deps.hub.publish(topicFor('exhibit', glacier), { type: 'exhibit.updated', exhibitId: glacier });
-    server.deps.hub.publish(topicFor('hardware', boardA), { type: 'hardware.updated', hardwareId: boardA });
+    server.deps.hub.publish('exhibit', glacier, { type: 'exhibit.updated', exhibitId: glacier });
+    server.deps.hub.publish('hardware', boardA, { type: 'hardware.updated', hardwareId: boardA });
     expect(await socket.drain()).toEqual([]);
   });
 
@@ -161,9 +161,9 @@ describe('/ws subscriptions', () => {
     const hub = server.deps.hub;
     const original = hub.subscribe;
     let active = 0;
-    hub.subscribe = (topic, listener) => {
+    hub.subscribe = (kind, id, listener) => {
       active += 1;
-      const unsubscribe = original(topic, listener);
+      const unsubscribe = original(kind, id, listener);
       return hubSubscription(() => {
         active -= 1;
         unsubscribe();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeText, Id, topicFor, type ServerMessage } from '@plinth/shared';
+import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeText, Id, type ServerMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { hashSecret } from '../lib/crypto.js';
 import { describeFailure } from '../lib/describe-failure.js';
@@ -9,7 +9,7 @@ import type { AuthUser } from '../modules/auth/auth-user.js';
 import { findExhibitRefs, findHardwareRefs } from '../modules/access/refs.repository.js';
 import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessions.service.js';
 import { listenToAccessChanges } from './access-notices.js';
-import type { HubSubscription } from './hub.js';
+import { hubTopic, type HubSubscription } from './hub.js';
 
 /** How often the server pings console sockets; a socket that missed a pong is closed. */
 export const CONSOLE_PING_MS = 30_000;
@@ -173,7 +173,7 @@ class ConsoleConnection {
     const allowed = await this.allowedIds(exhibitIds, hardwareIds);
     const droppedExhibits = exhibitIds.filter((id) => !allowed.exhibitIds.includes(id));
     const droppedHardware = hardwareIds.filter((id) => !allowed.hardwareIds.includes(id));
-    this.drop([...droppedExhibits.map((id) => topicFor('exhibit', id)), ...droppedHardware.map((id) => topicFor('hardware', id))]);
+    this.drop([...droppedExhibits.map((id) => hubTopic('exhibit', id)), ...droppedHardware.map((id) => hubTopic('hardware', id))]);
     this.send({ type: 'access.changed', exhibitIds: droppedExhibits, hardwareIds: droppedHardware });
   }
 
@@ -242,19 +242,21 @@ class ConsoleConnection {
       return;
     }
     const allowed = await this.allowedIds(exhibitIds, hardwareIds);
-    for (const id of allowed.exhibitIds) this.listen(topicFor('exhibit', id));
-    for (const id of allowed.hardwareIds) this.listen(topicFor('hardware', id));
+    for (const id of allowed.exhibitIds) this.listen('exhibit', id);
+    for (const id of allowed.hardwareIds) this.listen('hardware', id);
     const granted = new Set([...allowed.exhibitIds, ...allowed.hardwareIds]);
     const refused = [...exhibitIds, ...hardwareIds].filter((id) => !granted.has(id));
     this.send({ type: 'subscribed', exhibitIds: allowed.exhibitIds, hardwareIds: allowed.hardwareIds, refused });
   }
 
-  private listen(topic: string): void {
+  /** Forwards the events of one exhibit or hardware unit to this console. */
+  private listen(kind: 'exhibit' | 'hardware', id: string): void {
+    const topic = hubTopic(kind, id);
     // A subscribe still loading grants when the socket closed must not leave listeners behind.
     if (this.closed || this.subscriptions.has(topic)) return;
     this.subscriptions.set(
       topic,
-      this.deps.hub.subscribe(topic, (event) => this.send(event)),
+      this.deps.hub.subscribe(kind, id, (event) => this.send(event)),
     );
   }
 
@@ -270,8 +272,8 @@ class ConsoleConnection {
       !exhibitIds && !hardwareIds
         ? [...this.subscriptions.keys()]
         : [
-            ...(exhibitIds ?? []).map((id) => topicFor('exhibit', id)),
-            ...(hardwareIds ?? []).map((id) => topicFor('hardware', id)),
+            ...(exhibitIds ?? []).map((id) => hubTopic('exhibit', id)),
+            ...(hardwareIds ?? []).map((id) => hubTopic('hardware', id)),
           ];
     this.drop(topics);
     this.send({ type: 'unsubscribed', exhibitIds: exhibitIds ?? [], hardwareIds: hardwareIds ?? [] });

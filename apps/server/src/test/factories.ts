@@ -1,4 +1,4 @@
-import { topicFor, type RealtimeEvent, type Role } from '@plinth/shared';
+import type { RealtimeEvent, Role } from '@plinth/shared';
 import type { Db } from '../db/client.js';
 import { insertExhibit, type NewExhibit } from '../modules/exhibit/exhibit.repository.js';
 import { insertHardware, type NewHardware } from '../modules/hardware/hardware.repository.js';
@@ -96,7 +96,7 @@ export async function eventsDuring(
   run: () => Promise<unknown>,
 ): Promise<RealtimeEvent[]> {
   const events: RealtimeEvent[] = [];
-  const stop = server.deps.hub.subscribe(topicFor(kind, id), (event) => events.push(event));
+  const stop = server.deps.hub.subscribe(kind, id, (event: RealtimeEvent) => events.push(event));
   try {
     await run();
   } finally {

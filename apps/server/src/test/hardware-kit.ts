@@ -1,4 +1,4 @@
-import { topicFor, type RealtimeEvent } from '@plinth/shared';
+import type { RealtimeEvent } from '@plinth/shared';
 import { SimulatedBoard, type SimulatedBoardOptions } from '@plinth/hardware-sim';
 import { findHardwareRecord } from '../modules/hardware/hardware.repository.js';
 import { createHardware, createOrganization, createSite } from './factories.js';
@@ -48,7 +48,7 @@ export async function createToken(client: TestClient, hardwareId: string, name =
 /** Every hub event of one hardware unit, as a socket subscriber would get them. */
 export function recordEvents(server: TestServer, hardwareId: string): { events: RealtimeEvent[]; stop: () => void } {
   const events: RealtimeEvent[] = [];
-  const stop = server.deps.hub.subscribe(topicFor('hardware', hardwareId), (event) => events.push(event));
+  const stop = server.deps.hub.subscribe('hardware', hardwareId, (event) => events.push(event));
   return { events, stop };
 }
 

@@ -106,8 +106,8 @@ export function describeHardwareProtocol(name: string, start: () => Promise<Prot
         expect.arrayContaining(['button1', 'trigger1', 'switch1', 'relay1', 'text1', 'bool1', 'pwm1', 'led1', 'strip1', 'color1', 'byte1', 'int1']),
       );
       expect(peripherals.find((p) => p.id === 'pwm1')!.props.find((p) => p.name === 'frequency')).toMatchObject({ hide: 'true', settable: 'false' });
-      await waitUntil(() => recorder.events.some((e) => e.type === 'hardware.status'), 'a status event');
-      expect(recorder.events).toContainEqual({ type: 'hardware.online', hardwareId: ids.hardwareId, online: true });
+      await waitUntil(() => recorder.events.some((e) => e.type === 'hardware.statusChanged'), 'a status event');
+      expect(recorder.events).toContainEqual({ type: 'hardware.presenceChanged', hardwareId: ids.hardwareId, online: true });
       recorder.stop();
     });
 
@@ -142,7 +142,7 @@ export function describeHardwareProtocol(name: string, start: () => Promise<Prot
       const recorder = recordEvents(target.server, hardwareId);
       b.drop();
       await waitUntil(async () => !(await hardwareRow(target.server, hardwareId)).online, 'offline after the will');
-      expect(recorder.events).toContainEqual({ type: 'hardware.online', hardwareId, online: false });
+      expect(recorder.events).toContainEqual({ type: 'hardware.presenceChanged', hardwareId, online: false });
       recorder.stop();
     });
 
@@ -199,10 +199,10 @@ export function describeHardwareProtocol(name: string, start: () => Promise<Prot
       expect(set.body.ok).toBe(true);
       expect(b.findProp('relay1', 'state')!.value).toBe(1);
       await waitUntil(
-        () => recorder.events.find((e) => e.type === 'hardware.prop' && e.propName === 'state' && e.periphName === 'Relay'),
+        () => recorder.events.find((e) => e.type === 'hardware.propChanged' && e.propName === 'state' && e.periphName === 'Relay'),
         'the echoed prop',
       );
-      expect(recorder.events).toContainEqual({ type: 'hardware.prop', hardwareId, propType: 'toggle', propName: 'state', propValue: 1, periphName: 'Relay' });
+      expect(recorder.events).toContainEqual({ type: 'hardware.propChanged', hardwareId, peripheralId: 'relay1', propType: 'toggle', propName: 'state', value: 1, periphName: 'Relay' });
       recorder.stop();
 
       const tooHigh = await admin.put('/hardware-mgmt/peripheral/pwm1/duty', { hardwareId, value: 300 });

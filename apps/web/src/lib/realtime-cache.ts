@@ -38,23 +38,23 @@ export function applyToCache(queryClient: QueryClient, message: ServerMessage): 
       // The user's roles changed: lists, roles and rights shown are read again.
       void queryClient.invalidateQueries();
       return;
-    case 'exhibit.online':
+    case 'exhibit.presenceChanged':
       patchExhibit(queryClient, message.exhibitId, {
         online: message.online,
         lastOnlineChange: message.lastOnlineChange,
         ...(message.online ? {} : { opMode: 'Off', op_mode: false }),
       });
       return;
-    case 'exhibit.opMode':
-      patchExhibit(queryClient, message.id, { opMode: message.mode, op_mode: message.mode === 'On' });
+    case 'exhibit.opModeChanged':
+      patchExhibit(queryClient, message.exhibitId, { opMode: message.opMode, op_mode: message.opMode === 'On' });
       return;
-    case 'hardware.online':
+    case 'hardware.presenceChanged':
       patchHardware(queryClient, message.hardwareId, { online: message.online });
       return;
-    case 'hardware.debug':
-      patchHardware(queryClient, message.id, { controlDebug: message.controlDebug });
+    case 'hardware.debugChanged':
+      patchHardware(queryClient, message.hardwareId, { controlDebug: message.controlDebug });
       return;
-    case 'hardware.status':
+    case 'hardware.statusChanged':
       patchHardware(queryClient, message.hardwareId, {
         voltage: message.voltage,
         temp: message.temp,

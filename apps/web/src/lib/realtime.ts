@@ -1,4 +1,4 @@
-import { CONSOLE_CLOSE, type ServerMessage } from '@plinth/shared';
+import { CONSOLE_CLOSE, parseServerMessage, type ServerMessage } from '@plinth/shared';
 
 export type RealtimeListener = (message: ServerMessage) => void;
 export type Subscription = { exhibitIds?: string[]; hardwareIds?: string[] };
@@ -78,10 +78,10 @@ export class RealtimeClient {
       if (this.counts.size) this.sendSubscription('subscribe', [...this.counts.keys()]);
     };
     socket.onmessage = (event) => {
-      let message: ServerMessage;
-      try {
-        message = JSON.parse(String(event.data)) as ServerMessage;
-      } catch {
+      // Every message is checked against the contract; one that does not fit is not acted on.
+      const message = parseServerMessage(String(event.data));
+      if (!message) {
+        console.warn('Plinth: a realtime message did not match the contract and was ignored.');
         return;
       }
       for (const listener of this.listeners) listener(message);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OP_MODES } from '../constants.js';
 import { Id, Name, UpperRoleSchema } from './common.js';
 import { TokenSchema } from './auth.js';
-import { OpModeSchema } from './exhibit.js';
+import { OpModeSchema } from '../values.js';
 import { CONTROL_TYPES, ENABLED_OP_MODES, SETTING_TYPES, STATUS_TYPES } from './manifest.js';
 import { SettingValueSchema } from './setting-value.js';
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { Id, IsoDate, Name, UpperRoleSchema } from './common.js';
-import { OP_MODES } from '../constants.js';
+import { OpModeSchema } from '../values.js';
 import { isValidMqttPath, MQTT_PATH_MESSAGE } from '../mqtt-path.js';
 
-export const OpModeSchema = z.enum(OP_MODES);
 
 export const MqttPath = z
   .string()

@@ -1,4 +1,5 @@
-import { topicFor, type LogLevel, type OpMode } from '@plinth/shared';
+import type { LogLevel, OpMode } from '@plinth/shared';
+import { presentExhibitLogged, presentOpModeChanged, presentSettingChanged, presentStatusChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { findStatus, insertLogs, insertReportEvent, updateOpMode, updateStatusValue } from './exhibit-runtime.repository.js';
 import { acknowledgeListItem, acknowledgeSetting } from './exhibit-settings.repository.js';
@@ -35,7 +36,7 @@ export async function recordStatus(
   }
   if (value !== null && status.type === 'Integer' && (typeof value !== 'number' || !Number.isFinite(value))) return `Status "${id}" needs a number.`;
   if (value !== null && status.type !== 'Integer' && typeof value !== 'string') return `Status "${id}" needs text.`;
-  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.status', exhibitId, id, value });
+  deps.hub.publish('exhibit', exhibitId, presentStatusChanged({ exhibitId, statusId: id, value }));
   await updateStatusValue(deps.db, status.id, { value, valueUpdatedAt: deps.clock.now() });
   return null;
 }
@@ -51,26 +52,20 @@ export async function acknowledge(deps: AppDeps, exhibitId: string, ack: Acknowl
   for (const setting of ack.settings) {
     const row = await acknowledgeSetting(deps.db, exhibitId, setting);
     if (row && row.appliedVersion >= row.version) {
-      deps.hub.publish(topicFor('exhibit', exhibitId), {
-        type: 'exhibit.setting',
-        exhibitId,
-        settingId: setting.id,
-        settingValue: row.value,
-        applied: true,
-      });
+      deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: setting.id, value: row.value, applied: true }));
     }
   }
   let listTouched = false;
   for (const item of ack.listItems) {
     if (await acknowledgeListItem(deps.db, exhibitId, item)) listTouched = true;
   }
-  if (listTouched) deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.manifest', exhibitId });
+  if (listTouched) deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.manifestChanged', exhibitId });
 }
 
 /** The exhibit switched its own op mode: stored and published to consoles (not sent back). */
 export async function recordOpMode(deps: AppDeps, exhibitId: string, mode: OpMode): Promise<void> {
   await updateOpMode(deps.db, exhibitId, mode);
-  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.opMode', id: exhibitId, mode });
+  deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: mode }));
 }
 
 /** Log lines from the exhibit: stored, and published for live log views. */
@@ -81,13 +76,7 @@ export async function recordLogs(deps: AppDeps, exhibitId: string, entries: { le
     return { exhibitId, level: e.level, message: e.message, at: Number.isNaN(at.getTime()) ? now : at };
   });
   await insertLogs(deps.db, rows);
-  for (const row of rows) {
-    deps.hub.publish(topicFor('exhibit', exhibitId), {
-      type: 'exhibit.log',
-      exhibitId,
-      log: { message: row.message, type: row.level, event_type: row.level, timestamp: row.at.toISOString() },
-    });
-  }
+  for (const row of rows) deps.hub.publish('exhibit', exhibitId, presentExhibitLogged(row));
 }
 
 /** A report event from the exhibit (its `event` message). */

@@ -1,4 +1,5 @@
-import { topicFor, type ManifestResponse, type OpMode } from '@plinth/shared';
+import type { ManifestResponse, OpMode } from '@plinth/shared';
+import { presentOpModeChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import {
@@ -11,7 +12,8 @@ import {
   type ControlRow,
   type ExhibitState,
 } from './exhibit-runtime.repository.js';
-import { presentManifest, presentSync, type ManifestRights } from './manifest.presenter.js';
+import { presentManifest, type ManifestRights } from './manifest.presenter.js';
+import { presentControlFired, presentOpModeMessage, presentSync } from './sdk-messages.presenter.js';
 
 /**
  * The console's runtime view of an exhibit: the manifest with live values, controls, the op mode.
@@ -62,7 +64,7 @@ export async function fireControl(deps: AppDeps, exhibitId: string, fire: Contro
     throw new AppError('Conflict', `The control "${control.display}" is only available when the op mode is ${control.enabledOpMode}.`);
   }
   if (!state.online) throw new AppError('ExhibitOffline');
-  deps.exhibitGateway.send(exhibitId, { type: 'control', id: control.manifestId, ...(item ? { itemId: item } : {}) });
+  deps.exhibitGateway.send(exhibitId, presentControlFired({ manifestId: control.manifestId, itemId: item }));
 }
 
 /** The manifest id of the group item to fire: a group needs one of its items, a single control none. */
@@ -80,6 +82,6 @@ async function findItemToFire(deps: AppDeps, control: ControlRow, itemId: string
 /** The console switched the op mode: stored, pushed to the exhibit, published to consoles. */
 export async function setOpMode(deps: AppDeps, exhibitId: string, mode: OpMode): Promise<void> {
   await updateOpMode(deps.db, exhibitId, mode);
-  deps.exhibitGateway.send(exhibitId, { type: 'opMode', value: mode });
-  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.opMode', id: exhibitId, mode });
+  deps.exhibitGateway.send(exhibitId, presentOpModeMessage(mode));
+  deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: mode }));
 }

@@ -158,7 +158,7 @@ export async function acknowledgeSetting(
   db: Db,
   exhibitId: string,
   ack: { id: string; version: number },
-): Promise<{ value: unknown; version: number; appliedVersion: number } | undefined> {
+): Promise<{ value: SettingValue | null; version: number; appliedVersion: number } | undefined> {
   const [row] = await db
     .update(exhibitSettings)
     .set({ appliedVersion: sql`least(${exhibitSettings.version}, greatest(${exhibitSettings.appliedVersion}, ${ack.version}))` })

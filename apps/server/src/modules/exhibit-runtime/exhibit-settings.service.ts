@@ -1,4 +1,5 @@
-import { checkSettingValue, topicFor, type ManifestSetting, type SettingValue, type SettingValues } from '@plinth/shared';
+import { checkSettingValue, type ManifestSetting, type SettingValue, type SettingValues } from '@plinth/shared';
+import { presentSettingChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { listFollowerIds, loadRuntimeRows, type ExhibitRuntimeRows, type ExhibitState, type SettingListRow, type SettingRow } from './exhibit-runtime.repository.js';
@@ -19,7 +20,7 @@ import {
   updateSettingValue,
 } from './exhibit-settings.repository.js';
 import { normalizeItemValues } from './manifest-structure.js';
-import { presentSdkList } from './manifest.presenter.js';
+import { presentSdkList, presentSettingMessage } from './sdk-messages.presenter.js';
 
 /**
  * Settings and setting lists as the console edits them: desired state with a version, pushed to
@@ -72,8 +73,8 @@ async function savePlainSetting(deps: AppDeps, exhibitId: string, change: { mani
   const row = await updateSettingValue(deps.db, exhibitId, change);
   if (!row) return;
   const { manifestId, value } = change;
-  deps.exhibitGateway.send(exhibitId, { type: 'setting', id: manifestId, value, version: row.version });
-  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.setting', exhibitId, settingId: manifestId, settingValue: value, applied: false });
+  deps.exhibitGateway.send(exhibitId, presentSettingMessage({ manifestId, value, version: row.version }));
+  deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: manifestId, value, applied: false }));
 }
 
 async function saveListItemValue(
@@ -93,7 +94,7 @@ async function listChanged(deps: AppDeps, exhibitId: string, listId: string): Pr
   const found = await findListWithItems(deps.db, listId);
   if (!found) return;
   deps.exhibitGateway.send(exhibitId, presentSdkList(found.list, found.items));
-  deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.manifest', exhibitId });
+  deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.manifestChanged', exhibitId });
 }
 
 /** A StrapiContent setting's chosen content id (null: none). */

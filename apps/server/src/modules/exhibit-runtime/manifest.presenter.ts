@@ -2,15 +2,13 @@ import type {
   Control,
   ExhibitManifest,
   ExhibitSetting,
-  GatewayMessage,
   ManifestSetting,
-  SdkListItem,
   SettingGroup,
   SettingList,
   SettingValue,
   Status,
 } from '@plinth/shared';
-import type { ExhibitRuntimeRows, SettingListItemRow, SettingListRow, SettingRow } from './exhibit-runtime.repository.js';
+import type { ExhibitRuntimeRows, SettingRow } from './exhibit-runtime.repository.js';
 
 /** What the caller may do, for the `write` flags. */
 export type ManifestRights = { canFireControls: boolean; canEditSettings: boolean };
@@ -136,33 +134,5 @@ export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rig
     strapiContent: top.filter((s) => s.type === 'StrapiContent'),
     settingLists: listsIn(null),
     settingGroups: groupsIn(null),
-  };
-}
-
-/** One list as the exhibit receives it. */
-export function presentSdkList(list: SettingListRow, items: SettingListItemRow[]): Extract<GatewayMessage, { type: 'settingList' }> {
-  return {
-    type: 'settingList',
-    id: list.manifestId,
-    items: items
-      .filter((i) => i.listId === list.id)
-      .sort((a, b) => a.order - b.order)
-      .map((i): SdkListItem => ({ listName: i.listName, order: i.order, version: i.version, values: i.values as SdkListItem['values'] })),
-  };
-}
-
-/** Every current value, for the exhibit after each manifest ingest (so after every reconnect). */
-export function presentSync(rows: ExhibitRuntimeRows, opMode: 'On' | 'Off'): Extract<GatewayMessage, { type: 'sync' }> {
-  return {
-    type: 'sync',
-    opMode,
-    settings: rows.settings
-      .filter((s) => s.listManifestId === '')
-      .map((s) => ({ id: s.manifestId, value: s.value as SettingValue, version: s.version })),
-    settingLists: rows.lists.map((l) => {
-      const list = presentSdkList(l, rows.listItems);
-      return { id: list.id, items: list.items };
-    }),
-    statuses: rows.statuses.map((s) => ({ id: s.manifestId, value: (s.value ?? null) as string | number | null })),
   };
 }

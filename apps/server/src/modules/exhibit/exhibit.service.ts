@@ -1,4 +1,4 @@
-import { topicFor, type Exhibit, type Right, type Role } from '@plinth/shared';
+import { type Exhibit, type Right, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants, type SiteRef } from '../access/grants.js';
@@ -157,7 +157,7 @@ export async function updateExhibit(deps: AppDeps, grants: Grants, change: Exhib
     if (record.leaderId) touched.add(record.leaderId);
     if (update.leaderId) touched.add(update.leaderId);
   }
-  for (const exhibitId of touched) deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.updated', exhibitId });
+  for (const exhibitId of touched) deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
   return presentOne(deps, grants, id);
 }
 
@@ -172,7 +172,7 @@ export async function deleteExhibit(deps: AppDeps, grants: Grants, id: string): 
   }
   const followers = await listFollowers(deps.db, [record.id]);
   await deleteExhibitRow(deps.db, id);
-  deps.hub.publish(topicFor('exhibit', id), { type: 'exhibit.deleted', exhibitId: id });
+  deps.hub.publish('exhibit', id, { type: 'exhibit.deleted', exhibitId: id });
   const touched = [...followers.map((f) => f.id), ...(record.leaderId ? [record.leaderId] : [])];
-  for (const exhibitId of touched) deps.hub.publish(topicFor('exhibit', exhibitId), { type: 'exhibit.updated', exhibitId });
+  for (const exhibitId of touched) deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
 }

@@ -209,7 +209,7 @@ describe('PUT /hardware-mgmt/hardware/{id}', () => {
     expect(disconnected.body).toMatchObject({ exhibitId: null, exhibitName: null, connected: false });
   });
 
-  it('switches debug mode on only while the hardware is online, publishing hardware.debug', async () => {
+  it('switches debug mode on only while the hardware is online, publishing hardware.debugChanged', async () => {
     const offline = await developer.put(`${BASE}/${spare}`, { controlDebug: true });
     expect(offline.status).toBe(409);
     expect(offline.body.response).toBe('HardwareOffline');
@@ -221,7 +221,7 @@ describe('PUT /hardware-mgmt/hardware/{id}', () => {
       expect(res.body.controlDebug).toBe(true);
     });
     expect(events).toEqual([
-      { type: 'hardware.debug', id: board, controlDebug: true },
+      { type: 'hardware.debugChanged', hardwareId: board, controlDebug: true },
       { type: 'hardware.updated', hardwareId: board },
     ]);
     // A board that went offline in debug mode can still be switched back.

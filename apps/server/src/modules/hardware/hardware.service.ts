@@ -1,4 +1,4 @@
-import { topicFor, type Hardware, type Right, type Role } from '@plinth/shared';
+import { type Hardware, type Right, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants } from '../access/grants.js';
@@ -108,7 +108,7 @@ export async function updateHardware(deps: AppDeps, grants: Grants, change: Hard
   if (update.name !== undefined || update.exhibitId !== undefined) {
     await updateHardwareRow(deps.db, id, { name: update.name, exhibitId: update.exhibitId });
   }
-  deps.hub.publish(topicFor('hardware', id), { type: 'hardware.updated', hardwareId: id });
+  deps.hub.publish('hardware', id, { type: 'hardware.updated', hardwareId: id });
   const updated = (await findHardwareRecord(deps.db, id))!;
   // Disconnecting from the exhibit that granted the caller access still answers the result once.
   return presentHardware(updated, roleOn(grants, updated) ?? role);
@@ -119,5 +119,5 @@ export async function deleteHardware(deps: AppDeps, grants: Grants, id: string):
   assertRight(role, 'manageDevices');
   await deleteHardwareRow(deps.db, id);
   await deps.hardwareGateway.hardwareDeleted(id);
-  deps.hub.publish(topicFor('hardware', id), { type: 'hardware.deleted', hardwareId: id });
+  deps.hub.publish('hardware', id, { type: 'hardware.deleted', hardwareId: id });
 }

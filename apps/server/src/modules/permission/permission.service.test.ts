@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@plinth/shared';
 import { AppError } from '../../lib/app-error.js';
-import { listenToAccessChanges, type AccessNotice } from '../../realtime/access-notices.js';
+import { listenToAccessChanges } from '../../realtime/access-notices.js';
+import type { AccessNotice } from '../../realtime/hub-messages.js';
 import { createExhibit, createOrganization, createSite, grant, uniqueName } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { loadGrants, type Grants } from '../access/grants.js';

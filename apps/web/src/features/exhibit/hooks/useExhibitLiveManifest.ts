@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { ManifestResponse, ServerMessage, SettingValue } from '@plinth/shared';
+import type { ManifestResponse, ServerMessage } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
 import { useRealtimeListener } from '../../../lib/realtime-context';
 import { patchSettingValue } from '../lib/settings-tree';
@@ -17,36 +17,30 @@ export function useExhibitLiveManifest(exhibitId: string): void {
       const update = (fn: (data: ManifestResponse) => ManifestResponse) =>
         queryClient.setQueryData<ManifestResponse>(key, (data) => (data ? fn(data) : data));
       switch (message.type) {
-        case 'exhibit.status':
+        case 'exhibit.statusChanged':
           if (message.exhibitId !== exhibitId) return;
           update((data) => ({
             ...data,
             manifest: {
               ...data.manifest,
               statuses: data.manifest.statuses.map((s) =>
-                s.manifestId === message.id
-                  ? {
-                      ...s,
-                      value: message.value as typeof s.value,
-                      updatedAt: new Date().toISOString(),
-                    }
-                  : s,
+                s.manifestId === message.statusId ? { ...s, value: message.value, updatedAt: new Date().toISOString() } : s,
               ),
             },
           }));
           return;
-        case 'exhibit.setting':
+        case 'exhibit.settingChanged':
           if (message.exhibitId !== exhibitId) return;
           update((data) => ({
             ...data,
-            manifest: patchSettingValue(data.manifest, message.settingId, message.settingValue as SettingValue, message.applied),
+            manifest: patchSettingValue(data.manifest, message.settingId, message.value, message.applied),
           }));
           return;
-        case 'exhibit.opMode':
-          if (message.id !== exhibitId) return;
-          update((data) => ({ ...data, opMode: message.mode }));
+        case 'exhibit.opModeChanged':
+          if (message.exhibitId !== exhibitId) return;
+          update((data) => ({ ...data, opMode: message.opMode }));
           return;
-        case 'exhibit.online':
+        case 'exhibit.presenceChanged':
           if (message.exhibitId !== exhibitId) return;
           update((data) => ({
             ...data,
@@ -54,7 +48,7 @@ export function useExhibitLiveManifest(exhibitId: string): void {
             ...(message.online ? {} : { opMode: 'Off' as const }),
           }));
           return;
-        case 'exhibit.manifest':
+        case 'exhibit.manifestChanged':
           if (message.exhibitId !== exhibitId) return;
           void queryClient.invalidateQueries({ queryKey: key });
           return;

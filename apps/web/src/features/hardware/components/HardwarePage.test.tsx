@@ -197,7 +197,7 @@ describe('HardwarePage', () => {
     const relay = await screen.findByRole('switch', { name: 'Relay state' });
     expect(relay).not.toBeChecked();
     expect(realtime.subscriptions.some((s) => s.hardwareIds?.includes(HW))).toBe(true);
-    act(() => realtime.emit({ type: 'hardware.prop', hardwareId: HW, propType: 'toggle', propName: 'state', propValue: 1, periphName: 'Relay' }));
+    act(() => realtime.emit({ type: 'hardware.propChanged', hardwareId: HW, peripheralId: 'relay1', propType: 'toggle', propName: 'state', value: 1, periphName: 'Relay' }));
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Relay state' })).toBeChecked());
   });
 

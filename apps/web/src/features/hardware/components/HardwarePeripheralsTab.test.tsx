@@ -184,7 +184,7 @@ describe('HardwarePeripheralsTab', () => {
     const blinker = screen.getByTestId('blinker-Button-state');
     expect(blinker).toHaveAttribute('data-state', 'idle');
     act(() => {
-      realtime.emit({ type: 'hardware.prop', hardwareId: HW, propType: 'button', propName: 'state', propValue: 1, periphName: 'Button' });
+      realtime.emit({ type: 'hardware.propChanged', hardwareId: HW, peripheralId: 'button1', propType: 'button', propName: 'state', value: 1, periphName: 'Button' });
     });
     expect(blinker).toHaveAttribute('data-state', 'pressed');
     expect(blinker).toHaveTextContent('Pressed');
@@ -198,7 +198,7 @@ describe('HardwarePeripheralsTab', () => {
     expect(blinker).toHaveAttribute('data-state', 'idle');
     // A press of another hardware unit does not blink.
     act(() => {
-      realtime.emit({ type: 'hardware.prop', hardwareId: 'other', propType: 'button', propName: 'state', propValue: 1, periphName: 'Button' });
+      realtime.emit({ type: 'hardware.propChanged', hardwareId: '00000000-0000-4000-8000-0000000000f2', peripheralId: 'button1', propType: 'button', propName: 'state', value: 1, periphName: 'Button' });
     });
     expect(blinker).toHaveAttribute('data-state', 'idle');
   });

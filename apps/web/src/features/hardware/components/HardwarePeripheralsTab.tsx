@@ -30,9 +30,9 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
 
   const listener = useCallback(
     (message: ServerMessage) => {
-      if (message.type !== 'hardware.prop' || message.hardwareId !== hardware.id) return;
-      if (message.propType !== 'button' || !isPressed(message.propValue)) return;
-      const key = `${message.periphName}/${message.propName}`;
+      if (message.type !== 'hardware.propChanged' || message.hardwareId !== hardware.id) return;
+      if (message.propType !== 'button' || !isPressed(message.value)) return;
+      const key = `${message.peripheralId}/${message.propName}`;
       setPresses((p) => ({ ...p, [key]: (p[key] ?? 0) + 1 }));
     },
     [hardware.id],
@@ -95,7 +95,7 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
                       peripheral={peripheral}
                       prop={prop}
                       enabled={enabled}
-                      pressCount={presses[`${peripheral.name}/${prop.name}`]}
+                      pressCount={presses[`${peripheral.id}/${prop.name}`]}
                     />
                   ))}
                 </Stack>

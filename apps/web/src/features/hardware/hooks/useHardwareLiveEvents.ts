@@ -1,22 +1,19 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { Hardware, ServerMessage } from '@plinth/shared';
+import type { Hardware, RealtimeEventOf, ServerMessage } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
 import { useRealtimeListener } from '../../../lib/realtime-context';
 
-type PropEvent = Extract<ServerMessage, { type: 'hardware.prop' }>;
-
-/** Writes a live prop value into the cached hardware record (peripherals are named by the event). */
-export function applyPropEvent(queryClient: QueryClient, event: PropEvent): void {
+/** Writes a live prop value into the cached hardware record (the peripheral is named by its id). */
+export function applyPropEvent(queryClient: QueryClient, event: RealtimeEventOf<'hardware.propChanged'>): void {
   queryClient.setQueryData<Hardware>(queryKeys.hardware(event.hardwareId), (data) => {
     if (!data) return data;
-    const value = event.propValue as Hardware['peripherals'][number]['props'][number]['value'];
     return {
       ...data,
       peripherals: data.peripherals.map((peripheral) =>
-        peripheral.name !== event.periphName
+        peripheral.id !== event.peripheralId
           ? peripheral
-          : { ...peripheral, props: peripheral.props.map((prop) => (prop.name === event.propName ? { ...prop, value } : prop)) },
+          : { ...peripheral, props: peripheral.props.map((prop) => (prop.name === event.propName ? { ...prop, value: event.value } : prop)) },
       ),
     };
   });
@@ -30,7 +27,7 @@ export function useHardwareLiveEvents(hardwareId: string, onDeleted?: () => void
   const queryClient = useQueryClient();
   const listener = useCallback(
     (message: ServerMessage) => {
-      if (message.type === 'hardware.prop' && message.hardwareId === hardwareId) applyPropEvent(queryClient, message);
+      if (message.type === 'hardware.propChanged' && message.hardwareId === hardwareId) applyPropEvent(queryClient, message);
       if (message.type === 'hardware.updated' && message.hardwareId === hardwareId) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.hardware(hardwareId), exact: true });
         void queryClient.invalidateQueries({ queryKey: queryKeys.hardwareFirmware(hardwareId) });

@@ -1,0 +1,38 @@
+import type { LogLevel, OpMode, RealtimeEventOf, SettingValue, StatusValue } from '@plinth/shared';
+
+/**
+ * The console events of an exhibit (packages/shared/src/realtime.ts), built from what the server
+ * knows: dates become ISO strings, stored names become the contract's keys.
+ */
+
+/** The exhibit's SDK connected or went silent at `at`. */
+export function presentPresenceChanged(change: { exhibitId: string; online: boolean; at: Date }): RealtimeEventOf<'exhibit.presenceChanged'> {
+  return { type: 'exhibit.presenceChanged', exhibitId: change.exhibitId, online: change.online, lastOnlineChange: change.at.toISOString() };
+}
+
+export function presentOpModeChanged(change: { exhibitId: string; opMode: OpMode }): RealtimeEventOf<'exhibit.opModeChanged'> {
+  return { type: 'exhibit.opModeChanged', exhibitId: change.exhibitId, opMode: change.opMode };
+}
+
+export function presentStatusChanged(change: { exhibitId: string; statusId: string; value: StatusValue }): RealtimeEventOf<'exhibit.statusChanged'> {
+  return { type: 'exhibit.statusChanged', exhibitId: change.exhibitId, statusId: change.statusId, value: change.value };
+}
+
+/** A setting saved in the console (`applied: false`) or acknowledged by the exhibit (`applied: true`). */
+export function presentSettingChanged(change: {
+  exhibitId: string;
+  settingId: string;
+  value: SettingValue;
+  applied: boolean;
+}): RealtimeEventOf<'exhibit.settingChanged'> {
+  return { type: 'exhibit.settingChanged', exhibitId: change.exhibitId, settingId: change.settingId, value: change.value, applied: change.applied };
+}
+
+/** One line the exhibit logged with `logger.*`: its event type is its level. */
+export function presentExhibitLogged(line: { exhibitId: string; level: LogLevel; message: string; at: Date }): RealtimeEventOf<'exhibit.logged'> {
+  return {
+    type: 'exhibit.logged',
+    exhibitId: line.exhibitId,
+    log: { level: line.level, message: line.message, eventType: line.level, createdAt: line.at.toISOString() },
+  };
+}

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** One Vitest run, several projects: shared contracts, the server against real PostgreSQL, the console. */
+/** One Vitest run, several projects: shared contracts, the server against real PostgreSQL, the tooling, the console. */
 export default defineConfig({
   test: {
     projects: [
@@ -20,6 +20,14 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+        },
+      },
+      {
+        test: {
+          // Checks of the project's own tooling (the import walls of `npm run lint`).
+          name: 'tooling',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
         },
       },
       'apps/web/vitest.config.ts',

@@ -86,7 +86,7 @@ if (want('build')) {
   run('build', 'npm', ['run', 'build']);
   run('typecheck (sources and tests)', 'npm', ['run', 'typecheck']);
 }
-if (want('lint')) run('lint', 'npx', ['eslint', '.', '--max-warnings', '200']);
+if (want('lint')) run('lint (eslint, import walls)', 'npm', ['run', 'lint']);
 if (want('vitest')) {
   const out = path.join(reports, 'vitest.json');
   fs.rmSync(out, { force: true });

@@ -41,3 +41,14 @@ export const OkSchema = z.object({ ok: z.literal(true) });
 
 /** A date-time as an ISO string. */
 export const IsoDate = z.string();
+
+/** A device as lists show it: its name and where it stands (site and organization), for exhibits and hardware alike. */
+export const SitePlacedSchema = z.object({
+  id: Id,
+  name: z.string(),
+  siteId: Id,
+  siteName: z.string(),
+  organizationId: Id,
+  organizationName: z.string(),
+});
+export type SitePlaced = z.infer<typeof SitePlacedSchema>;

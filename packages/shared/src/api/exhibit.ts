@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IsoDate, Name, UpperRoleSchema } from './common.js';
+import { Id, IsoDate, Name, SitePlacedSchema, UpperRoleSchema } from './common.js';
 import { OpModeSchema } from '../values.js';
 import { isValidMqttPath, MQTT_PATH_MESSAGE } from '../mqtt-path.js';
 
@@ -11,13 +11,7 @@ export const MqttPath = z
 
 export const FollowerSchema = z.object({ id: Id, name: z.string(), online: z.boolean(), opMode: OpModeSchema });
 
-export const ExhibitSchema = z.object({
-  id: Id,
-  name: z.string(),
-  siteId: Id,
-  siteName: z.string(),
-  organizationId: Id,
-  organizationName: z.string(),
+export const ExhibitSchema = SitePlacedSchema.extend({
   mqttPath: z.string(),
   leaderId: Id.nullable(),
   leader: z.object({ id: Id, name: z.string() }).nullable(),

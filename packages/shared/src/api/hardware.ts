@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { Id, IsoDate, Name, UpperRoleSchema } from './common.js';
+import { Id, IsoDate, Name, SitePlacedSchema, UpperRoleSchema } from './common.js';
+import { PropValueSchema } from '../values.js';
 
 export const PropSchema = z.object({
   name: z.string(),
   type: z.string(),
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  value: PropValueSchema,
   /** 'true' or 'false', as the boards send it. */
   settable: z.string(),
   hide: z.string(),
@@ -17,13 +18,7 @@ export type Prop = z.infer<typeof PropSchema>;
 export const PeripheralSchema = z.object({ id: z.string(), name: z.string(), props: z.array(PropSchema) });
 export type Peripheral = z.infer<typeof PeripheralSchema>;
 
-export const HardwareSchema = z.object({
-  id: Id,
-  name: z.string(),
-  siteId: Id,
-  siteName: z.string(),
-  organizationId: Id,
-  organizationName: z.string(),
+export const HardwareSchema = SitePlacedSchema.extend({
   exhibitId: Id.nullable(),
   exhibitName: z.string().nullable(),
   online: z.boolean(),

@@ -1,5 +1,6 @@
 import type { Exhibit, OpMode, Role } from '@plinth/shared';
 import type { ExhibitRecord, LinkedExhibit } from './exhibit.repository.js';
+import { presentSitePlaced } from '../site/site-placed.presenter.js';
 
 /** Off while the exhibit is offline, whatever it last reported (spec: offline exhibits read Off). */
 export function displayedOpMode(exhibit: { online: boolean; opMode: OpMode }): OpMode {
@@ -16,12 +17,7 @@ export function presentExhibit(
 ): Exhibit {
   const opMode = displayedOpMode(record);
   return {
-    id: record.id,
-    name: record.name,
-    siteId: record.siteId,
-    siteName: record.siteName,
-    organizationId: record.organizationId,
-    organizationName: record.organizationName,
+    ...presentSitePlaced(record),
     mqttPath: record.mqttPath,
     leaderId: record.leaderId,
     leader: leader ? { id: leader.id, name: leader.name } : null,

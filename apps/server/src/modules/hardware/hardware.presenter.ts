@@ -1,6 +1,7 @@
 import { PeripheralSchema, type Hardware, type Peripheral, type Role } from '@plinth/shared';
 import { z } from 'zod';
 import type { HardwareRecord } from './hardware.repository.js';
+import { presentSitePlaced } from '../site/site-placed.presenter.js';
 
 const PeripheralList = z.array(PeripheralSchema);
 
@@ -14,12 +15,7 @@ export function peripheralsOf(stored: unknown): Peripheral[] {
 export function presentHardware(record: HardwareRecord, role: Role): Hardware {
   const peripherals = peripheralsOf(record.peripherals);
   return {
-    id: record.id,
-    name: record.name,
-    siteId: record.siteId,
-    siteName: record.siteName,
-    organizationId: record.organizationId,
-    organizationName: record.organizationName,
+    ...presentSitePlaced(record),
     exhibitId: record.exhibitId,
     exhibitName: record.exhibitName,
     online: record.online,

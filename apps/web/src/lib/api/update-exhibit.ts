@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Exhibit } from '@plinth/shared';
 import { api } from '../api-client';
 import { queryKeys } from '../query-keys';
+import { useRecordUpdate } from './record-update';
 
 /** The fields of an exhibit the console changes, one or several per call. */
 export type UpdateExhibitData = { name?: string; mqttPath?: string; leaderId?: string | null; manifestLocked?: boolean };
@@ -15,13 +15,5 @@ export const updateExhibit = ({ exhibitId, data }: UpdateExhibitInput) => api.pu
  * Renames an exhibit, sets its MQTT address or (un)locks its manifest. The answer replaces the
  * cached exhibit at once; the exhibit lists are read again in the background.
  */
-export function useUpdateExhibit() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateExhibit,
-    onSuccess: (exhibit, { exhibitId }) => {
-      queryClient.setQueryData(queryKeys.exhibit(exhibitId), exhibit);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.exhibits });
-    },
-  });
-}
+export const useUpdateExhibit = () =>
+  useRecordUpdate({ mutationFn: updateExhibit, recordKey: ({ exhibitId }) => queryKeys.exhibit(exhibitId), listsKey: queryKeys.exhibits });

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Hardware } from '@plinth/shared';
 import { api } from '../api-client';
 import { queryKeys } from '../query-keys';
+import { useRecordUpdate } from './record-update';
 
 /** The fields of a hardware unit the console changes: its name, its exhibit (null disconnects), debug mode. */
 export type UpdateHardwareData = { name?: string; exhibitId?: string | null; controlDebug?: boolean };
@@ -15,13 +15,10 @@ export const updateHardware = ({ hardwareId, data }: UpdateHardwareInput) => api
  * Renames a hardware unit, connects it to an exhibit (or disconnects it) or switches debug mode.
  * The answer replaces the cached record, and the mutation ends once the hardware lists are read again.
  */
-export function useUpdateHardware() {
-  const queryClient = useQueryClient();
-  return useMutation({
+export const useUpdateHardware = () =>
+  useRecordUpdate({
     mutationFn: updateHardware,
-    onSuccess: (hardware, { hardwareId }) => {
-      queryClient.setQueryData(queryKeys.hardware(hardwareId), hardware);
-      return queryClient.invalidateQueries({ queryKey: queryKeys.hardwareLists });
-    },
+    recordKey: ({ hardwareId }) => queryKeys.hardware(hardwareId),
+    listsKey: queryKeys.hardwareLists,
+    awaitLists: true,
   });
-}

@@ -12,6 +12,7 @@ import { systemClock } from './lib/clock.js';
 import { loadDotEnv } from './lib/dotenv.js';
 import { createOutboundFetch } from './lib/outbound-fetch.js';
 import { createDetachedSecretBox } from './lib/secret-box.js';
+import { createLogRecorder } from './modules/logging/log-recorder.js';
 import { createMailer } from './mail/mailer.js';
 import { createInProcessHub } from './realtime/hub.js';
 import { createRedisHub } from './realtime/redis-hub.js';
@@ -104,6 +105,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, holder: 'command line' });
     const hub = config.REDIS_URL ? await createRedisHub(config.REDIS_URL, logger) : createInProcessHub();
     const background = createBackgroundTasks(logger);
+    const logs = createLogRecorder({ config, db: database.db, hub, clock: systemClock, logger });
     try {
       await database.migrate();
       const deps: AppDeps = {
@@ -121,11 +123,14 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
         secrets: createDetachedSecretBox(),
         exhibitGateway: createDetachedExhibitGateway(),
         hardwareGateway: createDetachedHardwareGateway(),
+        // What a command records is stored before it ends; no lease is read (no console is live here).
+        logs,
       };
       out.write(`${await command.run(deps, values)}\n`);
       return 0;
     } finally {
       await background.drain();
+      await logs.close();
       await hub.close();
       await database.close();
     }

@@ -70,6 +70,8 @@ const ConfigSchema = z.object({
   /** Reset and invitation mails asked from one client address, or invitations by one user, in an hour before it waits. */
   THROTTLE_MAILS_PER_SENDER: Budget.default(30),
   COOKIE_SECURE: Bool,
+  /** Days of logs and report events kept; older days are dropped whole (docs/architecture.md, "Logs and reports"). */
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   ANALYTICS_URL: OptionalUrl,

@@ -7,6 +7,7 @@ import type { Clock } from './lib/clock.js';
 import type { OutboundFetch } from './lib/outbound-fetch.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer } from './mail/mailer.js';
+import type { LogRecorder } from './modules/logging/ports.js';
 import type { RealtimeHub } from './realtime/hub.js';
 
 /** The external systems every service reaches through, each behind its seam. */
@@ -28,4 +29,6 @@ export type AppDeps = {
   exhibitGateway: ExhibitGateway;
   /** MQTT broker and board protocol (set by startServer before the HTTP side starts). */
   hardwareGateway: HardwareGateway;
+  /** The one log recorder: what devices log and what the server saw happen to them, stored in batches and pushed live while leased. */
+  logs: LogRecorder;
 };

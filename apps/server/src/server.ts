@@ -17,6 +17,8 @@ import { encryptClearContentManagerSecrets } from './modules/content-manager/con
 import { createInProcessHub, type RealtimeHub } from './realtime/hub.js';
 import { createRedisHub } from './realtime/redis-hub.js';
 import { announceFirstStart } from './modules/auth/first-start.js';
+import { createLogRecorder } from './modules/logging/log-recorder.js';
+import { startLogRetention } from './modules/logging/log-retention.js';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -53,11 +55,15 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     overrides.mailer ??
     createMailer({ transport: config.mailTransport, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
   let deps: AppDeps | null = null;
+  let retention: { stop: () => Promise<void> } | null = null;
   const close = async () => {
     await app?.close();
     await deps?.background.drain();
     await deps?.exhibitGateway?.close();
     await deps?.hardwareGateway?.close();
+    await retention?.stop();
+    // After the gateways: their last records (exhibits and boards going offline) are stored too.
+    await deps?.logs?.close();
     await hub?.close();
     mailer.close();
     await database.close();
@@ -70,8 +76,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     const outbound = overrides.outbound ?? createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
     const clock = overrides.clock ?? systemClock;
     const background = createBackgroundTasks(logger);
-    const base = { config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets };
+    const logs = createLogRecorder({ config, db: database.db, hub, clock, logger });
+    logs.start();
+    const base: Omit<AppDeps, 'exhibitGateway' | 'hardwareGateway'> = { config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets, logs };
     deps = base as AppDeps;
+    retention = startLogRetention(deps);
     deps.hardwareGateway = await startHardwareGateway(deps);
     deps.exhibitGateway = createExhibitGateway(deps);
     app = await buildApp(deps);

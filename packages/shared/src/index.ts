@@ -20,3 +20,4 @@ export * from './api/exhibit-runtime.js';
 export * from './sdk-protocol.js';
 export * from './mqtt-protocol.js';
 export * from './api/hardware-runtime.js';
+export * from './api/logging.js';

@@ -110,6 +110,8 @@ export type PropMessage = z.infer<typeof PropMessageSchema>;
 export const LogMessageSchema = z.object({
   level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   message: z.string().max(4096),
+  /** When the board logged it (ISO 8601), for lines sent late after a reconnect; arrival time when absent. */
+  timestamp: z.iso.datetime({ offset: true }).optional(),
 });
 export type LogMessage = z.infer<typeof LogMessageSchema>;
 

@@ -1,6 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { SettingValue, SettingValues, StatusValue } from '@plinth/shared';
-import { createdAt, id, ownedBy, updatedAt } from './columns.js';
+import { id, ownedBy, updatedAt } from './columns.js';
 import { exhibits, exhibitTokens } from './schema-core.js';
 
 /**
@@ -156,34 +156,4 @@ export const exhibitConnections = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('exhibit_connections_exhibit_idx').on(t.exhibitId, t.at)],
-);
-
-/** Report events sent with `exhibit.event(name, data)`. */
-export const exhibitReportEvents = pgTable(
-  'exhibit_report_events',
-  {
-    id: id(),
-    exhibitId: exhibitRef(),
-    name: text('name').notNull(),
-    data: jsonb('data'),
-    /** When the exhibit says it happened. */
-    at: timestamp('at', { withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('exhibit_report_events_exhibit_idx').on(t.exhibitId, t.at)],
-);
-
-/** Log lines sent with `exhibit.logger.*`. */
-export const exhibitLogs = pgTable(
-  'exhibit_logs',
-  {
-    id: id(),
-    exhibitId: exhibitRef(),
-    level: text('level', { enum: ['debug', 'info', 'warn', 'error'] }).notNull(),
-    message: text('message').notNull(),
-    /** When the exhibit logged it. */
-    at: timestamp('at', { withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('exhibit_logs_exhibit_idx').on(t.exhibitId, t.at)],
 );

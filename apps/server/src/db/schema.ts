@@ -6,3 +6,4 @@
 export * from './schema-core.js';
 export * from './schema-hardware.js';
 export * from './schema-exhibits.js';
+export * from './schema-logs.js';

@@ -5,6 +5,7 @@ import { createInProcessHub } from '../realtime/hub.js';
 import { createBoardMessageHandlers, type BoardMessageContext } from './board-messages.js';
 import type { HeartbeatWrite, PropWrite } from './hardware-ingest.repository.js';
 import type { InvalidMessage } from './invalid-messages.js';
+import type { LogRecord, LogRecorder } from '../modules/logging/ports.js';
 
 const BOARD = '3f1c2a4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const NOW = new Date('2026-11-23T12:00:00.000Z');
@@ -17,11 +18,19 @@ function handlersWith(options: { isShared?: boolean } = {}) {
   const props: PropWrite[] = [];
   const invalid: (InvalidMessage & { hardwareId: string })[] = [];
   const settled: CommandResult[] = [];
+  const records: LogRecord[] = [];
+  const logs: LogRecorder = {
+    record: (line) => void records.push(line),
+    event: () => undefined,
+    leaseChanged: () => undefined,
+    flush: async () => undefined,
+    close: async () => undefined,
+  };
   const hub = createInProcessHub();
   hub.subscribe('hardware', BOARD, (event) => events.push(event));
   const context: BoardMessageContext = {
     // The handlers of these tests never reach the database (announce and firmware do; the gateway suites cover them).
-    deps: { db: {} as Db, hub, clock: { now: () => NOW } },
+    deps: { db: {} as Db, hub, clock: { now: () => NOW }, logs },
     presence: {
       touch: async (hardwareId) => void calls.push(`touch ${hardwareId}`),
       connected: async (hardwareId) => void calls.push(`connected ${hardwareId}`),
@@ -38,7 +47,7 @@ function handlersWith(options: { isShared?: boolean } = {}) {
   };
   const handlers = createBoardMessageHandlers(context);
   const send = (channel: string, payload: unknown) => handlers.get(channel)!(BOARD, Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)));
-  return { handlers, send, calls, events, heartbeats, props, invalid, settled };
+  return { handlers, send, calls, events, heartbeats, props, invalid, settled, records };
 }
 
 describe('board message handlers', () => {
@@ -58,11 +67,24 @@ describe('board message handlers', () => {
   });
 
   it('names a prop change from the known peripherals, and drops one of a prop nobody announced', async () => {
-    const { send, props, events } = handlersWith();
+    const { send, props, events, records } = handlersWith();
     await send('prop', { peripheralId: 'relay1', propName: 'state', value: 1 });
     await send('prop', { peripheralId: 'ghost', propName: 'state', value: 1 });
     expect(events).toEqual([{ type: 'hardware.propChanged', hardwareId: BOARD, peripheralId: 'relay1', propType: 'toggle', propName: 'state', value: 1, periphName: 'Relay' }]);
     expect(props).toEqual([{ hardwareId: BOARD, peripheralId: 'relay1', propName: 'state', value: 1 }]);
+    expect(records).toEqual([{ source: 'hardware', deviceId: BOARD, level: 'debug', eventType: 'prop', message: 'Relay state = 1' }]);
+  });
+
+  it('records the board’s log lines with their level as event type, and its own time when it gives one', async () => {
+    const { send, records, events } = handlersWith();
+    await send('log', { level: 'warn', message: 'low battery' });
+    await send('log', { level: 'info', message: 'queued', timestamp: '2026-11-23T11:59:00.000Z' });
+    expect(records).toEqual([
+      { source: 'hardware', deviceId: BOARD, level: 'warn', eventType: 'warn', message: 'low battery', at: undefined },
+      { source: 'hardware', deviceId: BOARD, level: 'info', eventType: 'info', message: 'queued', at: new Date('2026-11-23T11:59:00.000Z') },
+    ]);
+    // Live consoles get them from the recorder, only while someone leases the board's live log.
+    expect(events).toEqual([]);
   });
 
   it('marks a connect online whatever was heard before, and a will offline', async () => {

@@ -14,7 +14,8 @@ import {
   type BoardChannel,
 } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
-import { presentHardwareLogged, presentHeartbeat, presentPropChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
+import { presentHeartbeat, presentPropChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
+import { recordHardware } from '../modules/logging/records.js';
 import type { HardwareEvent } from '../realtime/hub-messages.js';
 import { applyAnnounce, finishFirmwareUpdate, getRuntimeRow } from '../modules/hardware-runtime/hardware-state.repository.js';
 import type { BoardCommands } from './board-commands.js';
@@ -25,7 +26,7 @@ import type { InvalidMessages } from './invalid-messages.js';
 
 /** What the board message handlers work with. */
 export type BoardMessageContext = {
-  deps: Pick<AppDeps, 'db' | 'hub' | 'clock'>;
+  deps: Pick<AppDeps, 'db' | 'hub' | 'clock' | 'logs'>;
   presence: Pick<BoardPresence, 'touch' | 'connected' | 'changeOnline'>;
   props: Pick<BoardPropCatalog, 'remember' | 'lookup'>;
   writes: Pick<BoardWrites, 'heartbeat' | 'prop'>;
@@ -91,6 +92,9 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
     const { peripheralId, propName, value } = message;
     emit(hardwareId, presentPropChanged({ hardwareId, peripheralId, periphName, propName, propType, value }));
     writes.prop({ hardwareId, peripheralId: message.peripheralId, propName: message.propName, value: message.value });
+    // Presses and prop changes made on the board feed the hardware report (button, prop).
+    const eventType = propType === 'button' ? 'button' : 'prop';
+    recordHardware(deps.logs, hardwareId, { eventType, level: 'debug', message: `${periphName} ${propName} = ${JSON.stringify(value)}` });
   });
   on('result', ResultMessageSchema, async (hardwareId, result) => {
     await presence.touch(hardwareId);
@@ -100,16 +104,18 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
     await presence.touch(hardwareId);
     const text = `Firmware update ${progress.state}${progress.version ? ` (version ${progress.version})` : ''}${progress.error ? `: ${progress.error}` : ''}`;
     const level = progress.state === 'failed' ? 'error' : 'info';
-    emit(hardwareId, presentHardwareLogged({ hardwareId, level, message: text, eventType: 'firmware', at: now }));
+    recordHardware(deps.logs, hardwareId, { eventType: 'firmware', level, message: text });
     if (progress.state === 'applied' || progress.state === 'failed') {
       const report = { correlationId: progress.correlationId, status: progress.state, error: progress.error ?? null, at: now };
       await finishFirmwareUpdate(deps.db, hardwareId, report);
       emit(hardwareId, { type: 'hardware.updated', hardwareId });
     }
   });
-  on('log', LogMessageSchema, async (hardwareId, log, now) => {
+  on('log', LogMessageSchema, async (hardwareId, log) => {
     await presence.touch(hardwareId);
-    emit(hardwareId, presentHardwareLogged({ hardwareId, level: log.level, message: log.message, eventType: log.level, at: now }));
+    // A line the board queued while offline carries its own time (used when plausible).
+    const at = log.timestamp ? new Date(log.timestamp) : undefined;
+    deps.logs.record({ source: 'hardware', deviceId: hardwareId, level: log.level, eventType: log.level, message: log.message, at });
   });
   return handlers;
 }

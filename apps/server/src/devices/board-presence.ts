@@ -3,6 +3,7 @@ import { presentHardwarePresenceChanged } from '../modules/hardware-runtime/hard
 import type { AppDeps } from '../deps.js';
 import { listOnlineIds, setAllOffline, setOnline, type ConnectionReason } from '../modules/hardware-runtime/hardware-state.repository.js';
 import type { BoardQueue } from './board-queue.js';
+import { recordHardware } from '../modules/logging/records.js';
 import { readLastWrite } from './hardware-ingest.repository.js';
 
 /** How long a board may stay silent before it is offline, unless it announced its own heartbeat. */
@@ -11,6 +12,20 @@ const DEFAULT_WINDOW_MS = DEFAULT_HEARTBEAT_MS * HEARTBEAT_MISSES_BEFORE_OFFLINE
 /** When a board last spoke (ms, the process's clock) and how long it may stay silent. */
 type Seen = { at: number; windowMs: number };
 
+/** A board told to reboot goes offline within this long (ms): that offline is its reboot. */
+const REBOOT_WINDOW_MS = 60_000;
+
+/** Why a board came online or went offline, as its log says it. */
+const CHANGE_REASONS: Record<ConnectionReason, string> = {
+  connect: 'it connected',
+  message: 'it was heard from',
+  will: 'it went away (its goodbye, or its last will when the connection was lost)',
+  timeout: 'silent for too long',
+  disconnect: 'the connection closed',
+  revoked: 'its token was revoked',
+  restart: 'the server restarted',
+};
+
 /**
  * Whether each board is online (docs/protocols/hardware-mqtt.md, online and offline): online from
  * its first message, offline on its will, a lost connection, or silence longer than its window,
@@ -18,6 +33,8 @@ type Seen = { at: number; windowMs: number };
  */
 export class BoardPresence {
   private readonly lastSeen = new Map<string, Seen>();
+  /** Boards this instance told to reboot, and when (ms). */
+  private readonly rebooting = new Map<string, number>();
   private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
@@ -48,13 +65,35 @@ export class BoardPresence {
     clearInterval(this.watchdog);
   }
 
-  /** Stores and announces a change of the board's online state (once, even with several instances). */
+  /** Stores, announces and logs a change of the board's online state (once, even with several instances). */
   async changeOnline(hardwareId: string, online: boolean, reason: ConnectionReason): Promise<void> {
     if (!online) this.lastSeen.delete(hardwareId);
     if (await setOnline(this.deps.db, hardwareId, { online, reason, at: this.deps.clock.now() })) {
       this.deps.hub.publish('hardware', hardwareId, presentHardwarePresenceChanged({ hardwareId, online }));
       this.deps.logger.debug({ hardwareId, online, reason }, 'hardware online change');
+      this.logChange(hardwareId, online, reason);
     }
+  }
+
+  /** The board accepted a reboot: its coming offline is the reboot, not a failure. */
+  expectReboot(hardwareId: string): void {
+    this.rebooting.set(hardwareId, Date.now());
+  }
+
+  private logChange(hardwareId: string, online: boolean, reason: ConnectionReason): void {
+    if (online) {
+      recordHardware(this.deps.logs, hardwareId, { eventType: 'online', message: `Online: ${CHANGE_REASONS[reason]}` });
+      return;
+    }
+    const rebootAsked = this.rebooting.get(hardwareId);
+    this.rebooting.delete(hardwareId);
+    if (rebootAsked !== undefined && Date.now() - rebootAsked <= REBOOT_WINDOW_MS) {
+      recordHardware(this.deps.logs, hardwareId, { eventType: 'offline', message: 'Offline: rebooting' });
+      return;
+    }
+    // A board that stopped answering, or whose connection broke without a goodbye, is worth a look.
+    const level = reason === 'timeout' || reason === 'disconnect' ? 'warn' : 'info';
+    recordHardware(this.deps.logs, hardwareId, { eventType: 'offline', level, message: `Offline: ${CHANGE_REASONS[reason]}` });
   }
 
   /** The board spoke; `windowMs` when it announced its heartbeat. A board not heard before comes online. */
@@ -83,6 +122,7 @@ export class BoardPresence {
   /** The board was deleted. */
   forget(hardwareId: string): void {
     this.lastSeen.delete(hardwareId);
+    this.rebooting.delete(hardwareId);
   }
 
   private findSilent(): void {

@@ -49,7 +49,10 @@ export function handleExhibitMessage(connections: ExhibitConnections, connection
     return connection.exhibitId ? undefined : authenticateConnection(connections, connection, message);
   }
   const session = connection.session;
-  if (!session || !connections.isCurrent(connection)) {
+  // Log lines and report events the exhibit sent before this connection was dropped or replaced
+  // are still its own, and the SDK will not send them again: they are recorded; nothing else is.
+  const appendOnly = message.type === 'log' || message.type === 'event';
+  if (!session || (!appendOnly && !connections.isCurrent(connection))) {
     connection.write({ type: 'error', message: 'Authenticate first.' });
     return undefined;
   }

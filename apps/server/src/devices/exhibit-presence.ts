@@ -1,8 +1,20 @@
 import { presentOpModeChanged, presentPresenceChanged } from '../modules/exhibit-runtime/exhibit-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { insertConnectionHistory, resetStaleOnline, updateExhibitOnline } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
+import { recordExhibit } from '../modules/logging/records.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { OfflineReason } from './ports.js';
+
+/** Why an exhibit went offline, as its log says it. */
+const OFFLINE_REASONS: Record<OfflineReason, string> = {
+  closed: 'the connection closed',
+  timeout: 'silent for too long',
+  revoked: 'its token was revoked',
+  replaced: 'a newer connection replaced it',
+  deleted: 'the exhibit was deleted',
+  shutdown: 'the server stopped',
+  restart: 'the server restarted',
+};
 
 /** What the history row of a change says about the connection (read when the write runs). */
 export type PresenceSource = { tokenId: string | null; remoteAddress: string; reason: OfflineReason };
@@ -62,6 +74,8 @@ export class ExhibitPresence {
       at,
     });
     deps.hub.publish('exhibit', exhibitId, presentPresenceChanged({ exhibitId, online, at }));
+    if (online) recordExhibit(deps.logs, exhibitId, { eventType: 'online', message: `Online (connected from ${source.remoteAddress})` });
+    else recordExhibit(deps.logs, exhibitId, { eventType: 'offline', level: source.reason === 'timeout' ? 'warn' : 'info', message: `Offline: ${OFFLINE_REASONS[source.reason]}` });
     // The console shows Off while the exhibit is offline, whatever is stored.
     deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: online ? row.opMode : 'Off' }));
   }

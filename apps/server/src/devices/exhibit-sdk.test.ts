@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ManifestInput, ServerMessage } from '@plinth/shared';
-import { exhibitConnections, exhibitLogs, exhibitReportEvents, exhibits } from '../db/schema.js';
+import { exhibitConnections, exhibits, logEntries, reportEvents } from '../db/schema.js';
 import { createExhibit, createOrganization, createSite, grant } from '../test/factories.js';
 import type { TestClient } from '../test/test-client.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
@@ -101,6 +101,17 @@ afterAll(async () => {
   for (const exhibit of open) exhibit.close();
   await server?.stop();
 });
+
+/** Runs the gateway's silence sweep a minute ahead, as if every exhibit had missed its heartbeats. */
+function dropSilentExhibits(): void {
+  const realClock = server.deps.clock;
+  server.deps.clock = { now: () => new Date(Date.now() + 60_000) };
+  try {
+    server.deps.exhibitGateway.sweep();
+  } finally {
+    server.deps.clock = realClock;
+  }
+}
 
 describe('the exhibit SDK against the real server', () => {
   it('becomes ready: online with history, manifest stored, defaults applied with their types', async () => {
@@ -295,7 +306,7 @@ describe('the exhibit SDK against the real server', () => {
     await vi.waitFor(async () => expect((await manifestOf(record.id)).opMode).toBe('Off'), wait);
   });
 
-  it('gets settings saved while it was offline when it reconnects, and flushes queued logs', async () => {
+  it('gets settings saved while it was offline when it reconnects, and flushes queued logs in order, once', async () => {
     const record = await newExhibitRecord();
     const first = connect(record.id, record.token);
     await first.ready();
@@ -305,17 +316,51 @@ describe('the exhibit SDK against the real server', () => {
     expect(settingOf(await manifestOf(record.id), 'kiosk_name')).toMatchObject({ value: 'Saved offline', applied: false });
 
     const second = connect(record.id, record.token);
+    const queuedBefore = new Date();
     second.logger.info('queued before connecting');
+    second.logger.warn('queued 2');
+    second.logger.debug({ step: 3 });
     second.event('visit', 3);
     await second.ready();
     expect(second.getSetting('kiosk_name')).toBe('Saved offline');
     await vi.waitFor(async () => expect(settingOf(await manifestOf(record.id), 'kiosk_name').applied).toBe(true), wait);
-    await vi.waitFor(async () => {
-      const logs = await server.deps.db.select().from(exhibitLogs).where(eq(exhibitLogs.exhibitId, record.id));
-      expect(logs.map((l) => [l.level, l.message])).toEqual([['info', 'queued before connecting']]);
-      const events = await server.deps.db.select().from(exhibitReportEvents).where(eq(exhibitReportEvents.exhibitId, record.id));
-      expect(events.map((e) => [e.name, e.data])).toEqual([['visit', 3]]);
-    }, wait);
+
+    /** The exhibit's own lines as stored, in log order (at, then id). */
+    const ownLines = async () => {
+      await server.deps.logs.flush();
+      const logs = await server.deps.db.select().from(logEntries).where(eq(logEntries.deviceId, record.id));
+      return logs.filter((l) => l.eventType === l.level).sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);
+    };
+    await vi.waitFor(async () => expect(await ownLines()).toHaveLength(3), wait);
+
+    // Dropped by the server (a missed heartbeat): what it logs meanwhile waits for the reconnect.
+    second.on('disconnected', () => {
+      second.logger.error('offline 1');
+      second.logger.info('offline 2');
+    });
+    const reconnected = once(second, 'connected');
+    dropSilentExhibits();
+    await reconnected;
+    second.logger.info('connected again');
+
+    const expected = [
+      ['info', 'queued before connecting'],
+      ['warn', 'queued 2'],
+      ['debug', '{"step":3}'],
+      ['error', 'offline 1'],
+      ['info', 'offline 2'],
+      ['info', 'connected again'],
+    ];
+    await vi.waitFor(async () => expect((await ownLines()).map((l) => [l.level, l.message])).toEqual(expected), wait);
+    // Each line keeps the exhibit's own time: the queued ones are older than the connection.
+    const lines = await ownLines();
+    expect(lines[0]!.at.getTime()).toBeLessThanOrEqual(queuedBefore.getTime() + 50);
+    expect(lines[0]!.at.getTime()).toBeGreaterThanOrEqual(queuedBefore.getTime() - 50);
+    const events = await server.deps.db.select().from(reportEvents).where(eq(reportEvents.deviceId, record.id));
+    expect(events.map((e) => [e.name, e.value])).toEqual([['visit', '3']]);
+    // Once: nothing arrives twice later.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await ownLines()).map((l) => [l.level, l.message])).toEqual(expected);
   });
 
   it('reconnects by itself after the server drops it for a missed heartbeat', async () => {
@@ -323,13 +368,7 @@ describe('the exhibit SDK against the real server', () => {
     const exhibit = connect(record.id, record.token);
     await exhibit.ready();
     const reconnected = once(exhibit, 'connected');
-    const realClock = server.deps.clock;
-    server.deps.clock = { now: () => new Date(Date.now() + 60_000) };
-    try {
-      server.deps.exhibitGateway.sweep();
-    } finally {
-      server.deps.clock = realClock;
-    }
+    dropSilentExhibits();
     await reconnected;
     await vi.waitFor(async () => {
       const history = await server.deps.db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, record.id));

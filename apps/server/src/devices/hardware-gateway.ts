@@ -51,7 +51,11 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
 
   return {
     mqttPort: transport.mqttPort,
-    sendCommand: (hardwareId, command, sendOptions) => commands.send(hardwareId, command, sendOptions),
+    sendCommand: async (hardwareId, command, sendOptions) => {
+      const result = await commands.send(hardwareId, command, sendOptions);
+      if (command.command === 'reboot' && result.ok) presence.expectReboot(hardwareId);
+      return result;
+    },
     setDebug: async (hardwareId, on) => {
       const row = await getRuntimeRow(db, hardwareId);
       if (!row) throw new AppError('NotFound');

@@ -15,6 +15,8 @@ import { firmwareDownloadRoutes } from './hardware-runtime/firmware-download.rou
 import { firmwareRoutes } from './hardware-runtime/firmware.routes.js';
 import { hardwareCommandRoutes } from './hardware-runtime/hardware-commands.routes.js';
 import { hardwareTokenRoutes } from './hardware-runtime/hardware-tokens.routes.js';
+import { loggingRoutes } from './logging/logging.routes.js';
+import { reportingRoutes } from './logging/reporting.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
 import { permissionRoutes } from './permission/permission.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
@@ -45,6 +47,8 @@ const SIGNED_IN_ROUTES = [
   hardwareTokenRoutes,
   hardwareCommandRoutes,
   firmwareRoutes,
+  loggingRoutes,
+  reportingRoutes,
 ];
 
 /**

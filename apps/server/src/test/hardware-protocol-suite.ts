@@ -220,6 +220,26 @@ export function describeHardwareProtocol(name: string, start: () => Promise<Prot
       expect(b.findProp('strip1', 'pixel')!.value).toBe('3,200,0,10,20,30');
     });
 
+    it('keeps the lines a board logs while offline and sends them after it reconnects, in order, once', async () => {
+      const { hardwareId, board: b } = await onlineBoard();
+      const since = Date.now() - 60_000;
+      b.drop();
+      for (const n of [1, 2, 3]) b.logLine('info', `offline line ${n}`);
+      await b.reboot();
+      const offlineLines = async () => {
+        const res = await admin.get<{ logs: { message: string }[] }>(
+          `/logging/hardware?hardwareId=${hardwareId}&start=${since}&end=${Date.now() + 60_000}&logsPerPage=100`,
+        );
+        expect(res.status).toBe(200);
+        // Newest first: oldest first reads the order the board logged them in.
+        return res.body.logs.map((l) => l.message).filter((m) => m.startsWith('offline line')).reverse();
+      };
+      await waitUntil(async () => (await offlineLines()).length >= 3, 'the queued lines stored');
+      // A late duplicate would land within the writer's next flushes.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await offlineLines()).toEqual(['offline line 1', 'offline line 2', 'offline line 3']);
+    });
+
     it('drops the live session of a revoked token and refuses it at the next connect', async () => {
       const { hardwareId, token, tokenId, board: b } = await onlineBoard();
       const removed = await admin.delete(`/auth/hardware/delete-token/${tokenId}`);

@@ -28,11 +28,17 @@ export function presentSettingChanged(change: {
   return { type: 'exhibit.settingChanged', exhibitId: change.exhibitId, settingId: change.settingId, value: change.value, applied: change.applied };
 }
 
-/** One line the exhibit logged with `logger.*`: its event type is its level. */
-export function presentExhibitLogged(line: { exhibitId: string; level: LogLevel; message: string; at: Date }): RealtimeEventOf<'exhibit.logged'> {
+/** A live log line of the exhibit: what it logged with `logger.*` (its event type is its level) or what the server saw happen (online, opMode…). */
+export function presentExhibitLogged(line: {
+  exhibitId: string;
+  level: LogLevel;
+  message: string;
+  eventType: string;
+  at: Date;
+}): RealtimeEventOf<'exhibit.logged'> {
   return {
     type: 'exhibit.logged',
     exhibitId: line.exhibitId,
-    log: { level: line.level, message: line.message, eventType: line.level, createdAt: line.at.toISOString() },
+    log: { level: line.level, message: line.message, eventType: line.eventType, createdAt: line.at.toISOString() },
   };
 }

@@ -1,7 +1,8 @@
 import type { LogLevel, OpMode } from '@plinth/shared';
-import { presentExhibitLogged, presentOpModeChanged, presentSettingChanged, presentStatusChanged } from './exhibit-events.presenter.js';
+import { presentOpModeChanged, presentSettingChanged, presentStatusChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
-import { findStatus, insertLogs, insertReportEvent, updateOpMode, updateStatusValue } from './exhibit-runtime.repository.js';
+import { recordExhibit } from '../logging/records.js';
+import { findStatus, updateOpMode, updateStatusValue } from './exhibit-runtime.repository.js';
 import { acknowledgeListItem, acknowledgeSetting } from './exhibit-settings.repository.js';
 
 /**
@@ -53,6 +54,11 @@ export async function acknowledge(deps: AppDeps, exhibitId: string, ack: Acknowl
     const row = await acknowledgeSetting(deps.db, exhibitId, setting);
     if (row && row.appliedVersion >= row.version) {
       deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: setting.id, value: row.value, applied: true }));
+      // Logged once per saved version: a reconnect acknowledges every setting again, and version 1
+      // is the manifest's default, which a new exhibit applies for every setting at once.
+      if (row.previousAppliedVersion < row.appliedVersion && row.appliedVersion > 1) {
+        recordExhibit(deps.logs, exhibitId, { eventType: 'setting', message: `Setting "${setting.id}" applied by the exhibit (version ${row.appliedVersion})` });
+      }
     }
   }
   let listTouched = false;
@@ -66,24 +72,24 @@ export async function acknowledge(deps: AppDeps, exhibitId: string, ack: Acknowl
 export async function recordOpMode(deps: AppDeps, exhibitId: string, mode: OpMode): Promise<void> {
   await updateOpMode(deps.db, exhibitId, mode);
   deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: mode }));
+  recordExhibit(deps.logs, exhibitId, { eventType: 'opMode', message: `Op mode set to ${mode} by the exhibit` });
 }
 
-/** Log lines from the exhibit: stored, and published for live log views. */
+/**
+ * Log lines from the exhibit (its `logger.*`, the event type is the level), in the order it sent
+ * them: to the log recorder, which pushes them live while leased and stores them in batches. Each
+ * line keeps the exhibit's own time when plausible, so lines queued offline keep theirs.
+ */
 export async function recordLogs(deps: AppDeps, exhibitId: string, entries: { level: LogLevel; message: string; timestamp: string }[]): Promise<void> {
-  const now = deps.clock.now();
-  const rows = entries.map((e) => {
-    const at = new Date(e.timestamp);
-    return { exhibitId, level: e.level, message: e.message, at: Number.isNaN(at.getTime()) ? now : at };
-  });
-  await insertLogs(deps.db, rows);
-  for (const row of rows) deps.hub.publish('exhibit', exhibitId, presentExhibitLogged(row));
+  for (const entry of entries) {
+    deps.logs.record({ source: 'exhibit', deviceId: exhibitId, level: entry.level, eventType: entry.level, message: entry.message, at: new Date(entry.timestamp) });
+  }
 }
 
 /** A report event from the exhibit (its `event` message). */
 export type ReportEvent = { name: string; data?: unknown; timestamp: string };
 
-/** A report event from the exhibit (charted by the reports tab, a later issue). */
+/** A report event from the exhibit, charted by the reports tab (stored in batches like log lines). */
 export async function recordEvent(deps: AppDeps, exhibitId: string, event: ReportEvent): Promise<void> {
-  const at = new Date(event.timestamp);
-  await insertReportEvent(deps.db, { exhibitId, name: event.name, data: event.data ?? null, at: Number.isNaN(at.getTime()) ? deps.clock.now() : at });
+  deps.logs.event({ exhibitId, name: event.name, data: event.data ?? null, at: new Date(event.timestamp) });
 }

@@ -1,13 +1,11 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { Id, type LogLevel, type OpMode } from '@plinth/shared';
+import { Id, type OpMode } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import {
   exhibitControlItems,
   exhibitControls,
-  exhibitLogs,
   exhibitManifests,
-  exhibitReportEvents,
   exhibits,
   exhibitSettingGroups,
   exhibitSettingListItems,
@@ -119,20 +117,4 @@ export async function findStatus(db: Db, exhibitId: string, manifestId: string):
 /** Stores a status's live value (the exhibit status ingest's one write per value). */
 export async function updateStatusValue(db: Db, statusId: string, set: { value: string | number | null; valueUpdatedAt: Date }): Promise<void> {
   await db.update(exhibitStatuses).set(set).where(eq(exhibitStatuses.id, statusId));
-}
-
-/** One log line of an exhibit, as stored. */
-export type ExhibitLogWrite = { exhibitId: string; level: LogLevel; message: string; at: Date };
-
-/** Stores a batch of the exhibit's log lines in one statement. */
-export async function insertLogs(db: Db, rows: ExhibitLogWrite[]): Promise<void> {
-  await db.insert(exhibitLogs).values(rows);
-}
-
-/** One report event of an exhibit, as stored. */
-export type ReportEventWrite = { exhibitId: string; name: string; data: unknown; at: Date };
-
-/** Stores one report event (charted by the reports tab). */
-export async function insertReportEvent(db: Db, row: ReportEventWrite): Promise<void> {
-  await db.insert(exhibitReportEvents).values(row);
 }

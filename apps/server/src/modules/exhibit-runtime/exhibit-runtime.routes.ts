@@ -41,7 +41,7 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, controlId } = request.params;
         await authorizeExhibit(deps.db, await request.grants(), { exhibitId: id, right: 'fireControl' });
-        await fireControl(deps, id, { controlId, itemId: request.query.itemId });
+        await fireControl(deps, id, { controlId, itemId: request.query.itemId, by: request.user.email });
         return { delivered: true as const };
       },
     );
@@ -52,7 +52,7 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, settingId } = request.params;
         await authorizeExhibit(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveSetting(deps, id, { settingId, ...request.body });
+        await saveSetting(deps, id, { settingId, ...request.body, by: request.user.email });
         return ok;
       },
     );
@@ -63,14 +63,14 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, settingId } = request.params;
         await authorizeExhibit(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId });
+        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId, by: request.user.email });
         return ok;
       },
     );
 
     app.post(`${base}/opMode`, { schema: { tags, params: IdParams, body: OpModeBody, response: { 200: OkSchema } } }, async (request) => {
       await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'operate' });
-      await setOpMode(deps, request.params.id, request.body.opMode);
+      await setOpMode(deps, request.params.id, { mode: request.body.opMode, by: request.user.email });
       return ok;
     });
 

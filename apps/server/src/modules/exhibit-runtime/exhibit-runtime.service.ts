@@ -2,6 +2,7 @@ import type { ManifestResponse, OpMode } from '@plinth/shared';
 import { presentOpModeChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import { recordExhibit } from '../logging/records.js';
 import {
   findControl,
   findControlItemManifestId,
@@ -48,14 +49,28 @@ export async function pushSync(deps: AppDeps, exhibitId: string): Promise<void> 
   deps.exhibitGateway.send(exhibitId, presentSync(rows, state.opMode));
 }
 
-/** A control to fire: by row id or manifest id, and for a group control the item's. */
-export type ControlFire = { controlId: string; itemId?: string };
+/** A control to fire: by row id or manifest id, and for a group control the item's; `by` is who fired it (an email). */
+export type ControlFire = { controlId: string; itemId?: string; by: string };
 
 /**
  * Fires a control; the exhibit must be online, as the database says, whichever node holds its
- * connection (409 ExhibitOffline otherwise).
+ * connection (409 ExhibitOffline otherwise). Delivered or not, it goes in the exhibit's log.
  */
 export async function fireControl(deps: AppDeps, exhibitId: string, fire: ControlFire): Promise<void> {
+  const named = fire.itemId ? `${fire.controlId}/${fire.itemId}` : fire.controlId;
+  try {
+    await sendControl(deps, exhibitId, fire);
+  } catch (error) {
+    // A control or item that does not exist was never fired; one the exhibit could not take was.
+    if (error instanceof AppError && (error.code === 'NotFound' || error.code === 'ValidationError')) throw error;
+    const reason = error instanceof AppError ? error.message : 'the server could not send it';
+    recordExhibit(deps.logs, exhibitId, { eventType: 'control', level: 'warn', message: `Control "${named}" fired by ${fire.by}: failed (${reason})` });
+    throw error;
+  }
+  recordExhibit(deps.logs, exhibitId, { eventType: 'control', message: `Control "${named}" fired by ${fire.by}: delivered` });
+}
+
+async function sendControl(deps: AppDeps, exhibitId: string, fire: ControlFire): Promise<void> {
   const state = await getExhibitState(deps, exhibitId);
   const control = await findControl(deps.db, exhibitId, fire.controlId);
   if (!control) throw new AppError('NotFound', `The control "${fire.controlId}" does not exist.`);
@@ -79,9 +94,11 @@ async function findItemToFire(deps: AppDeps, control: ControlRow, itemId: string
   return item;
 }
 
-/** The console switched the op mode: stored, pushed to the exhibit, published to consoles. */
-export async function setOpMode(deps: AppDeps, exhibitId: string, mode: OpMode): Promise<void> {
+/** The console switched the op mode (`by`: who, an email): stored, pushed to the exhibit, published to consoles, logged. */
+export async function setOpMode(deps: AppDeps, exhibitId: string, change: { mode: OpMode; by: string }): Promise<void> {
+  const { mode, by } = change;
   await updateOpMode(deps.db, exhibitId, mode);
   deps.exhibitGateway.send(exhibitId, presentOpModeMessage(mode));
   deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: mode }));
+  recordExhibit(deps.logs, exhibitId, { eventType: 'opMode', message: `Op mode set to ${mode} by ${by}` });
 }

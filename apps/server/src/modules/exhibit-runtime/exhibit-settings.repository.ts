@@ -158,12 +158,18 @@ export async function acknowledgeSetting(
   db: Db,
   exhibitId: string,
   ack: { id: string; version: number },
-): Promise<{ value: SettingValue | null; version: number; appliedVersion: number } | undefined> {
+): Promise<{ value: SettingValue | null; version: number; appliedVersion: number; previousAppliedVersion: number } | undefined> {
   const [row] = await db
     .update(exhibitSettings)
     .set({ appliedVersion: sql`least(${exhibitSettings.version}, greatest(${exhibitSettings.appliedVersion}, ${ack.version}))` })
     .where(and(eq(exhibitSettings.exhibitId, exhibitId), eq(exhibitSettings.listManifestId, ''), eq(exhibitSettings.manifestId, ack.id)))
-    .returning({ value: exhibitSettings.value, version: exhibitSettings.version, appliedVersion: exhibitSettings.appliedVersion });
+    .returning({
+      value: exhibitSettings.value,
+      version: exhibitSettings.version,
+      appliedVersion: exhibitSettings.appliedVersion,
+      // The statement's own snapshot still sees the row as it was: the version applied before this ack.
+      previousAppliedVersion: sql<number>`(select s.applied_version from exhibit_settings s where s.id = exhibit_settings.id)`.mapWith(Number),
+    });
   return row;
 }
 

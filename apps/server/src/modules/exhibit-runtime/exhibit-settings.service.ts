@@ -2,6 +2,7 @@ import { checkSettingValue, type ManifestSetting, type SettingValue, type Settin
 import { presentSettingChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import { recordExhibit, shownValue } from '../logging/records.js';
 import { listFollowerIds, loadRuntimeRows, type ExhibitRuntimeRows, type ExhibitState, type SettingListRow, type SettingRow } from './exhibit-runtime.repository.js';
 import { getExhibitState } from './exhibit-runtime.service.js';
 import {
@@ -32,8 +33,11 @@ function assertNotFollower(state: ExhibitState): void {
   if (state.leaderId) throw new AppError('Conflict', 'A follower exhibit takes its settings from its leader.');
 }
 
-/** A value to save: the setting by row id or manifest id, and for a list item's setting the item (and list, when ambiguous). */
-export type SettingSave = { settingId: string; value: unknown; listName?: string; listId?: string };
+/**
+ * A value to save: the setting by row id or manifest id, and for a list item's setting the item
+ * (and list, when ambiguous); `by` is who saved it (an email), for the exhibit's log.
+ */
+export type SettingSave = { settingId: string; value: unknown; listName?: string; listId?: string; by?: string };
 
 type SettingTarget = { setting: SettingRow; list: SettingListRow | null };
 
@@ -66,6 +70,9 @@ export async function saveSetting(deps: AppDeps, exhibitId: string, save: Settin
   if (!checked.ok) throw new AppError('ValidationError', checked.message);
   if (target.list) await saveListItemValue(deps, { exhibitId, target, listName: save.listName!, value: checked.value });
   else await savePlainSetting(deps, exhibitId, { manifestId: target.setting.manifestId, value: checked.value });
+  const where = target.list ? ` of "${save.listName}" in list "${target.list.manifestId}"` : '';
+  const message = `Setting "${target.setting.manifestId}"${where} saved by ${save.by ?? 'the server'}: ${shownValue(checked.value)}`;
+  recordExhibit(deps.logs, exhibitId, { eventType: 'setting', message });
   await copyToFollowers(deps, { leaderId: exhibitId, only: { settingId: target.setting.manifestId, listId: target.list?.manifestId } });
 }
 
@@ -97,8 +104,8 @@ async function listChanged(deps: AppDeps, exhibitId: string, listId: string): Pr
   deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.manifestChanged', exhibitId });
 }
 
-/** A StrapiContent setting's chosen content id (null: none). */
-export type StrapiContentSave = { settingId: string; contentId: string | number | null };
+/** A StrapiContent setting's chosen content id (null: none), and who chose it. */
+export type StrapiContentSave = { settingId: string; contentId: string | number | null; by?: string };
 
 /** PUT .../strapi-content/{settingId}: the content id chosen for a StrapiContent setting. */
 export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: StrapiContentSave): Promise<void> {
@@ -107,7 +114,7 @@ export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: 
     throw new AppError('ValidationError', `Setting "${target.setting.manifestId}" is not a StrapiContent setting`);
   }
   const value = save.contentId === null ? null : String(save.contentId);
-  await saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value });
+  await saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value, by: save.by });
 }
 
 /** What to copy from a leader: everything, or (`only`) one plain setting or one list. */

@@ -13,7 +13,7 @@ export function exhibitTokenRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.post('/auth/exhibit', { schema: { tags, body: CreateExhibitTokenBody, response: { 200: CreatedExhibitTokenSchema } } }, async (request) => {
       const { exhibitId, name } = request.body;
       await authorizeExhibit(deps.db, await request.grants(), { exhibitId, right: 'createToken' });
-      return createExhibitToken(deps, exhibitId, name);
+      return createExhibitToken(deps, exhibitId, { name, by: request.user.email });
     });
 
     app.get('/auth/exhibit/:id', { schema: { tags, params: IdParams, response: { 200: ExhibitTokenListSchema } } }, async (request) => {
@@ -26,7 +26,7 @@ export function exhibitTokenRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const token = await findExhibitToken(deps, request.params.id);
       if (!token) throw new AppError('NotFound', 'The token does not exist.');
       await authorizeExhibit(deps.db, await request.grants(), { exhibitId: token.exhibitId, right: 'deleteToken' });
-      await deleteExhibitToken(deps, token.id);
+      await deleteExhibitToken(deps, token, request.user.email);
       return { ok: true as const };
     });
   };

@@ -3,6 +3,7 @@ import { EXHIBIT_CREDENTIAL_TTL_MS, type ExhibitCredential } from '@plinth/share
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashSecret, newSecret } from '../../lib/crypto.js';
+import { recordExhibit } from '../logging/records.js';
 import {
   deleteExhibitTokenRow,
   findExhibitTokenRow,
@@ -13,14 +14,15 @@ import {
   type ExhibitTokenRow,
 } from './exhibit-tokens.repository.js';
 
-/** Creates a token; the value is answered once, only its hash is kept. */
+/** Creates a token (`by`: who, an email); the value is answered once, only its hash is kept (and never logged). */
 export async function createExhibitToken(
   deps: AppDeps,
   exhibitId: string,
-  name: string,
+  create: { name: string; by: string },
 ): Promise<{ id: string; name: string; createdAt: string; token: string }> {
   const token = newSecret();
-  const row = await insertExhibitToken(deps.db, { exhibitId, name, tokenHash: hashSecret(token) });
+  const row = await insertExhibitToken(deps.db, { exhibitId, name: create.name, tokenHash: hashSecret(token) });
+  recordExhibit(deps.logs, exhibitId, { eventType: 'token', message: `Token "${row.name}" created by ${create.by}` });
   return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), token };
 }
 
@@ -32,10 +34,12 @@ export async function findExhibitToken(deps: AppDeps, tokenId: string): Promise<
   return findExhibitTokenRow(deps.db, tokenId);
 }
 
-/** Deletes a token and disconnects the exhibits that authenticated with it. */
-export async function deleteExhibitToken(deps: AppDeps, tokenId: string): Promise<void> {
-  const row = await deleteExhibitTokenRow(deps.db, tokenId);
-  if (row) deps.exhibitGateway.disconnectToken(row.exhibitId, tokenId);
+/** Deletes a token (`by`: who, an email) and disconnects the exhibits that authenticated with it. */
+export async function deleteExhibitToken(deps: AppDeps, token: { id: string; name: string }, by: string): Promise<void> {
+  const row = await deleteExhibitTokenRow(deps.db, token.id);
+  if (!row) return;
+  deps.exhibitGateway.disconnectToken(row.exhibitId, token.id);
+  recordExhibit(deps.logs, row.exhibitId, { eventType: 'token', message: `Token "${token.name}" revoked by ${by}` });
 }
 
 /**

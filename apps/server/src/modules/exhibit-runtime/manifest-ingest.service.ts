@@ -1,6 +1,7 @@
 import type { Manifest } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import { recordExhibit } from '../logging/records.js';
 import { findManifestLock, storeManifest } from './manifest.repository.js';
 import { manifestStructureHash } from './manifest-structure.js';
 
@@ -15,8 +16,10 @@ export async function ingestManifest(deps: AppDeps, exhibitId: string, manifest:
   if (!exhibit) throw new AppError('NotFound', 'The exhibit does not exist.');
   if (exhibit.stored === structureHash) return false;
   if (exhibit.manifestLocked && exhibit.stored !== null) {
+    recordExhibit(deps.logs, exhibitId, { eventType: 'manifest', level: 'warn', message: 'Manifest refused: the exhibit is locked and the manifest changed its structure' });
     throw new AppError('NotAcceptable', 'The exhibit is locked: its manifest structure cannot change. Unlock it in the console first.');
   }
   await storeManifest(deps.db, exhibitId, { manifest, structureHash });
+  recordExhibit(deps.logs, exhibitId, { eventType: 'manifest', message: exhibit.stored === null ? 'Manifest received' : 'Manifest changed' });
   return true;
 }

@@ -58,7 +58,7 @@ export function firmwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const row = await getFirmwareRow(deps, request.params.id);
         await authorizeHardware(db, await request.grants(), { hardwareId: row.hardwareId, right: 'operate' });
-        return pushFirmware(deps, row);
+        return pushFirmware(deps, row, request.user.email);
       },
     );
     app.delete('/hardware-mgmt/firmware/:id', { schema: { tags: hw, params: IdParams, response: { 200: OkSchema } } }, async (request) => {

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { cleanFirmwareFileName, firmwareKindOfFile, Id, type Firmware, type FirmwareHistoryEntry, type FirmwareList } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import { recordHardware } from '../logging/records.js';
 import type { FirmwareStore } from './firmware-store.js';
 import { presentFirmware, presentHistory } from './firmware.presenter.js';
 import {
@@ -100,7 +101,7 @@ export async function deleteFirmwareFile(deps: AppDeps, store: FirmwareStore, fi
  * its token, checks the checksum and reports progress; the history entry stays pending until the
  * board says applied or failed.
  */
-export async function pushFirmware(deps: AppDeps, row: FirmwareRow): Promise<{ correlationId: string; history: FirmwareHistoryEntry }> {
+export async function pushFirmware(deps: AppDeps, row: FirmwareRow, by: string): Promise<{ correlationId: string; history: FirmwareHistoryEntry }> {
   const online = await findHardwareOnline(deps.db, row.hardwareId);
   if (online === undefined) throw new AppError('NotFound');
   if (!online) throw new AppError('HardwareOffline');
@@ -126,11 +127,14 @@ export async function pushFirmware(deps: AppDeps, row: FirmwareRow): Promise<{ c
     },
     { correlationId },
   );
+  const pushed = `Firmware "${row.name}" version ${row.version} pushed by ${by}`;
   if (!result.ok) {
+    recordHardware(deps.logs, row.hardwareId, { eventType: 'firmware', level: 'warn', message: `${pushed}: failed (${result.error ?? 'refused'})` });
     await failFirmwareHistory(deps.db, entry.id, { error: result.error ?? 'refused', at: deps.clock.now() });
     if (result.error === 'timeout') throw new AppError('ServiceUnavailable', 'The hardware did not answer in time.');
     throw new AppError('Conflict', `The hardware refused the update: ${result.error ?? 'no reason given'}`);
   }
+  recordHardware(deps.logs, row.hardwareId, { eventType: 'firmware', message: `${pushed}: accepted by the board` });
   const current = await findFirmwareHistoryRow(deps.db, entry.id);
   return { correlationId, history: presentHistory(current!) };
 }

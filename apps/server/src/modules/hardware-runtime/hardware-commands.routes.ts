@@ -16,7 +16,7 @@ export function hardwareCommandRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, params: HardwareCommandParams, response: { 200: CommandResultSchema } } },
       async (request) => {
         await authorizeHardware(db, await request.grants(), { hardwareId: request.params.id, right: 'operate' });
-        return runHardwareCommand(deps, request.params.id, request.params.command);
+        return runHardwareCommand(deps, request.params.id, { command: request.params.command, by: request.user.email });
       },
     );
     app.put(
@@ -28,7 +28,7 @@ export function hardwareCommandRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           throw new AppError('ValidationError', 'hardwareId: must be the hardware named in the path');
         }
         await authorizeHardware(db, await request.grants(), { hardwareId: hardwareId, right: 'operate' });
-        return setHardwareProp(deps, hardwareId, { peripheralId, propName, value: request.body.value });
+        return setHardwareProp(deps, hardwareId, { peripheralId, propName, value: request.body.value, by: request.user.email });
       },
     );
     app.put(
@@ -37,7 +37,7 @@ export function hardwareCommandRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         await authorizeHardware(db, await request.grants(), { hardwareId: request.body.hardwareId, right: 'operate' });
         const { peripheralId, propName } = request.params;
-        return setHardwareProp(deps, request.body.hardwareId, { peripheralId, propName, value: request.body.value });
+        return setHardwareProp(deps, request.body.hardwareId, { peripheralId, propName, value: request.body.value, by: request.user.email });
       },
     );
   };

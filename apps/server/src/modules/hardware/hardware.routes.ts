@@ -37,7 +37,7 @@ export function hardwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateHardwareBody, response: { 200: HardwareSchema } } },
-      async (request) => updateHardware(deps, await request.grants(), { ...request.body, id: request.params.id }),
+      async (request) => updateHardware(deps, await request.grants(), { ...request.body, id: request.params.id, by: request.user.email }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {

@@ -1,5 +1,6 @@
 import { type Hardware, type Right, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { recordHardware } from '../logging/records.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants } from '../access/grants.js';
 import { findExhibitRefs, findSiteRef } from '../access/refs.repository.js';
@@ -92,8 +93,8 @@ export async function createHardware(deps: AppDeps, grants: Grants, input: { nam
  * Renames the hardware, connects it to an exhibit of its site (or disconnects it), or switches
  * debug mode (turning it on needs the board online: 409 HardwareOffline).
  */
-export async function updateHardware(deps: AppDeps, grants: Grants, change: HardwareUpdate & { id: string }): Promise<Hardware> {
-  const { id, ...update } = change;
+export async function updateHardware(deps: AppDeps, grants: Grants, change: HardwareUpdate & { id: string; by?: string }): Promise<Hardware> {
+  const { id, by, ...update } = change;
   const { record, role } = await visibleHardware(deps, grants, id);
   const fields = (Object.keys(UPDATE_RIGHTS) as (keyof HardwareUpdate)[]).filter((key) => update[key] !== undefined);
   for (const field of fields) assertRight(role, UPDATE_RIGHTS[field]);
@@ -104,7 +105,10 @@ export async function updateHardware(deps: AppDeps, grants: Grants, change: Hard
     }
   }
   // The gateway stores debug mode, tells the consoles (hardware.debug) and the board; on needs the board online.
-  if (update.controlDebug !== undefined) await deps.hardwareGateway.setDebug(id, update.controlDebug);
+  if (update.controlDebug !== undefined) {
+    await deps.hardwareGateway.setDebug(id, update.controlDebug);
+    recordHardware(deps.logs, id, { eventType: 'debug', message: `Debug mode ${update.controlDebug ? 'on' : 'off'} by ${by ?? 'the server'}` });
+  }
   if (update.name !== undefined || update.exhibitId !== undefined) {
     await updateHardwareRow(deps.db, id, { name: update.name, exhibitId: update.exhibitId });
   }

@@ -1,0 +1,147 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../db/client.js';
+import { describeFailure } from '../../lib/describe-failure.js';
+import { utcDay } from './log-time.js';
+import { ensureDayPartition, insertLogRows, insertReportRows, isMissingPartition, type LogRow, type LogTable, type ReportRow } from './log-store.repository.js';
+
+/** How long rows gather before they are stored together, in ms. */
+export const LOG_FLUSH_MS = 100;
+/** Rows stored in one statement at most; this many waiting are stored at once. */
+export const LOG_BATCH_ROWS = 2000;
+/**
+ * Rows waiting to be stored (in batches not yet written) past which new ones are dropped: a
+ * database that cannot keep up must not take the process's memory with it.
+ */
+export const LOG_BACKLOG_ROWS = 200_000;
+/** Dropped rows are reported at most this often (ms). */
+const DROP_REPORT_MS = 60_000;
+
+type BatcherOptions<R> = { flushMs: number; maxRows: number; store: (rows: R[]) => Promise<void>; onDrop: () => void };
+
+/**
+ * Rows appended in order and stored in batches: every `flushMs`, or at once when `maxRows` wait.
+ * Batches are stored one after another, never two at once, so rows keep their order. Adding is
+ * synchronous and cheap (a push, sometimes a timer).
+ */
+class RowBatcher<R> {
+  private waiting: R[] = [];
+  private backlog = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly onTimer = () => void this.flush();
+
+  constructor(private readonly options: BatcherOptions<R>) {}
+
+  add(row: R): void {
+    if (this.backlog >= LOG_BACKLOG_ROWS) {
+      this.options.onDrop();
+      return;
+    }
+    this.waiting.push(row);
+    this.backlog += 1;
+    if (this.waiting.length >= this.options.maxRows) void this.flush();
+    else this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
+  }
+
+  /** Stores what waits now; settles when it (and every batch before it) is stored. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.waiting.length) return this.flushing;
+    const batch = this.waiting;
+    this.waiting = [];
+    this.flushing = this.flushing.then(async () => {
+      try {
+        await this.options.store(batch);
+      } catch {
+        // `store` reports its own failures; the batches after this one must still be stored.
+      } finally {
+        this.backlog -= batch.length;
+      }
+    });
+    return this.flushing;
+  }
+}
+
+/**
+ * The batching writer of the log store: log lines and report events, each into its day-partitioned
+ * table, one multi-row INSERT per batch. The day partitions a batch needs are made when this
+ * process has not yet seen them exist (a per-process cache; plinth_day_partition is safe on
+ * several nodes at once). A failed batch is logged and dropped: losing a log batch must never
+ * stop the device traffic that produced it.
+ */
+export class LogWriter {
+  /** `table:YYYY-MM-DD` of the day partitions known to exist. */
+  private readonly knownDays = new Set<string>();
+  private readonly logs: RowBatcher<LogRow>;
+  private readonly reports: RowBatcher<ReportRow>;
+  private dropped = 0;
+  private droppedReportedAt = 0;
+
+  constructor(
+    private readonly deps: { db: Db; logger: Logger },
+    options: { flushMs?: number; maxRows?: number } = {},
+  ) {
+    const flushMs = options.flushMs ?? LOG_FLUSH_MS;
+    const maxRows = options.maxRows ?? LOG_BATCH_ROWS;
+    const onDrop = () => this.countDrop();
+    this.logs = new RowBatcher<LogRow>({ flushMs, maxRows, onDrop, store: (rows) => this.store('log_entries', rows, insertLogRows) });
+    this.reports = new RowBatcher<ReportRow>({ flushMs, maxRows, onDrop, store: (rows) => this.store('report_events', rows, insertReportRows) });
+  }
+
+  addLog(row: LogRow): void {
+    this.logs.add(row);
+  }
+
+  addReport(row: ReportRow): void {
+    this.reports.add(row);
+  }
+
+  /** Stores everything waiting. */
+  async flush(): Promise<void> {
+    await Promise.all([this.logs.flush(), this.reports.flush()]);
+  }
+
+  private async store<R extends { at: Date }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
+    try {
+      await this.ensureDays(table, rows);
+      await insert(this.deps.db, rows);
+    } catch (error) {
+      if (!isMissingPartition(error)) return this.lose(table, rows, error);
+      // A day this process knew was dropped meanwhile (by the retention job of another node, whose
+      // clock runs ahead): make the days again, once.
+      for (const row of rows) this.knownDays.delete(`${table}:${utcDay(row.at)}`);
+      try {
+        await this.ensureDays(table, rows);
+        await insert(this.deps.db, rows);
+      } catch (retryError) {
+        this.lose(table, rows, retryError);
+      }
+    }
+  }
+
+  private async ensureDays(table: LogTable, rows: { at: Date }[]): Promise<void> {
+    const missing = new Set<string>();
+    for (const row of rows) {
+      const day = utcDay(row.at);
+      if (!this.knownDays.has(`${table}:${day}`)) missing.add(day);
+    }
+    for (const day of missing) {
+      await ensureDayPartition(this.deps.db, table, day);
+      this.knownDays.add(`${table}:${day}`);
+    }
+  }
+
+  private lose(table: LogTable, rows: unknown[], error: unknown): void {
+    this.deps.logger.error({ failure: describeFailure(error), table, rows: rows.length }, 'storing a batch of logs failed; the batch is lost');
+  }
+
+  private countDrop(): void {
+    this.dropped += 1;
+    const now = Date.now();
+    if (now - this.droppedReportedAt < DROP_REPORT_MS) return;
+    this.deps.logger.warn({ dropped: this.dropped }, 'the database does not keep up with the logs: lines are dropped');
+    this.droppedReportedAt = now;
+    this.dropped = 0;
+  }
+}

@@ -8,6 +8,7 @@ import {
   parsePayload,
   type AnnounceMessage,
   type BoardChannel,
+  type LogMessage,
   type BoardPeripheral,
   type CommandMessage,
   type FirmwareProgress,
@@ -35,6 +36,8 @@ export type SimulatedBoardOptions = {
   mac?: string;
   /** One line per event; the CLI prints them. */
   log?: (line: string) => void;
+  /** How many log lines the board keeps while it is offline (the oldest go first). Default 1000. */
+  maxQueuedLogs?: number;
 };
 
 /** What the board did, for tests and people watching. */
@@ -65,6 +68,9 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   private readonly bootedAt = Date.now();
   private stopped = false;
   private silent = false;
+  /** Log lines not yet sent: kept while offline, sent in order once connected. */
+  private readonly logOutbox: LogMessage[] = [];
+  private flushingLogs = false;
 
   constructor(readonly options: SimulatedBoardOptions) {
     super();
@@ -127,6 +133,45 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     await this.publish('status', { online: true });
     await this.announce();
     this.startHeartbeat();
+    this.logLine('info', `booted (plinth firmware ${this.plinthFw}, user firmware ${this.userFw})`);
+  }
+
+  /**
+   * Logs a line to Plinth (the `log` channel), stamped with the board's time. Lines logged while
+   * the board is offline or silent wait and go out in order, once, when it is connected again.
+   */
+  logLine(level: LogMessage['level'], message: string): void {
+    this.logOutbox.push({ level, message, timestamp: new Date().toISOString() });
+    const max = this.options.maxQueuedLogs ?? 1000;
+    if (this.logOutbox.length > max) this.logOutbox.splice(0, this.logOutbox.length - max);
+    void this.flushLogs();
+  }
+
+  /** Waits until every queued log line is sent (or `timeoutMs` passed, or the board is offline). */
+  private async drainLogs(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.logOutbox.length > 0 && this.client?.connected && !this.silent && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  private async flushLogs(): Promise<void> {
+    if (this.flushingLogs) return;
+    this.flushingLogs = true;
+    try {
+      while (this.logOutbox.length > 0 && this.client?.connected && !this.silent) {
+        const client = this.client;
+        const sent = client.publishAsync(hardwareTopic(this.hardwareId, 'log'), JSON.stringify(this.logOutbox[0]), { qos: 1 }).then(() => true);
+        // A publish the connection dropped under may never settle: give up on it after a while.
+        const ok = await Promise.race([sent, new Promise<boolean>((resolve) => setTimeout(resolve, 5000, false).unref())]).catch(() => false);
+        // A line whose publish the connection cut stays first in the queue for the next connection.
+        if (!ok || this.client !== client) break;
+        this.logOutbox.shift();
+      }
+    } finally {
+      this.flushingLogs = false;
+    }
+    if (this.logOutbox.length > 0 && this.client?.connected && !this.silent) void this.flushLogs();
   }
 
   private scheduleReconnect(): void {
@@ -232,11 +277,13 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     switch (command.command) {
       case 'reboot':
         this.print('reboot requested');
+        this.logLine('info', 'reboot requested');
         await this.result(command.correlationId, { ok: true });
         await this.reboot();
         return;
       case 'identify':
         this.print('identify: blinking the status LED');
+        this.logLine('info', 'identify: blinking the status LED');
         for (let i = 1; i <= 3; i++) this.print(`identify: blink ${i}/3`);
         this.emit('event', { kind: 'identify' });
         await this.result(command.correlationId, { ok: true });
@@ -249,6 +296,7 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
       case 'debug':
         this.debug = command.on;
         this.print(`debug mode ${command.on ? 'on' : 'off'}`);
+        this.logLine('info', `debug mode ${command.on ? 'on' : 'off'}`);
         await this.result(command.correlationId, { ok: true });
         return;
       case 'set': {
@@ -257,6 +305,7 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
         if (!prop) return this.result(command.correlationId, { ok: false, error: 'unknown peripheral or prop' });
         if (prop.settable !== 'true') return this.result(command.correlationId, { ok: false, error: 'prop is read-only' });
         await this.changeProp(command.peripheralId, command.propName, command.value);
+        this.logLine('info', `set ${command.peripheralId}.${command.propName} to ${JSON.stringify(command.value)}`);
         await this.result(command.correlationId, { ok: true, data: { value: command.value } });
         return;
       }
@@ -268,7 +317,9 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   }
 
   private async progress(progress: FirmwareProgress): Promise<void> {
-    this.print(`firmware ${progress.state}${progress.version ? ` ${progress.version}` : ''}${progress.error ? `: ${progress.error}` : ''}`);
+    const text = `firmware ${progress.state}${progress.version ? ` ${progress.version}` : ''}${progress.error ? `: ${progress.error}` : ''}`;
+    this.print(text);
+    this.logLine(progress.state === 'failed' ? 'error' : 'info', text);
     this.emit('event', { kind: 'firmware', progress });
     await this.publish('firmware', progress).catch(() => undefined);
   }
@@ -296,6 +347,10 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   /** Drops the connection as a power cycle would (the last will fires), then reconnects. */
   async reboot(): Promise<void> {
     this.print('rebooting');
+    this.logLine('warn', 'rebooting');
+    // As a real board writes out its log before it restarts: a line cut off in flight would be
+    // sent again after the reboot (MQTT delivers at least once), and show twice.
+    await this.drainLogs(2000);
     this.drop();
     await new Promise((r) => setTimeout(r, this.options.rebootMs ?? 300));
     if (this.stopped) return;

@@ -50,25 +50,76 @@ export async function apiFetch<T>(method: string, path: string, body?: unknown, 
     (init.headers as Record<string, string>)['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  let res: Response;
+  const res = await send(withQuery(`${API_BASE}${path}`, query), init);
+  const parsed = parseBody(await res.text());
+  if (!res.ok) throw failure(res.status, parsed);
+  return parsed as T;
+}
+
+const UNREACHABLE = 'The server cannot be reached. Check your connection and try again.';
+
+async function send(url: string, init: RequestInit): Promise<Response> {
   try {
-    res = await fetch(withQuery(`${API_BASE}${path}`, query), init);
+    return await fetch(url, init);
   } catch {
-    throw new ApiError(0, null, 'The server cannot be reached. Check your connection and try again.');
+    throw new ApiError(0, null, UNREACHABLE);
   }
-  const text = await res.text();
-  let parsed: unknown = null;
-  if (text) {
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function failure(status: number, body: unknown): ApiError {
+  return new ApiError(status, body, messageForError(body, status === 404 ? 'Not found' : statusCategory(status)));
+}
+
+/** A file the server sent: its content and the name its Content-Disposition gave, if any. */
+export type DownloadedFile = { blob: Blob; fileName: string | null };
+
+/**
+ * GETs a file the server streams (a CSV…) asking for `accept`, with the session cookie like every
+ * call; answers its content and name, or throws ApiError with the server's message.
+ */
+export async function apiDownload(path: string, query: Query | undefined, accept: string): Promise<DownloadedFile> {
+  const res = await send(withQuery(`${API_BASE}${path}`, query), { method: 'GET', credentials: 'include', headers: { accept } });
+  if (!res.ok) throw failure(res.status, parseBody(await res.text()));
+  let blob: Blob;
+  try {
+    blob = await res.blob();
+  } catch {
+    throw new ApiError(0, null, UNREACHABLE);
+  }
+  return { blob, fileName: fileNameFromDisposition(res.headers.get('content-disposition')) };
+}
+
+/**
+ * The file name of a Content-Disposition header (`filename*=UTF-8''…` preferred over
+ * `filename="…"`), reduced to a plain name (no folders, no control characters); null when absent.
+ */
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  let name: string | null = null;
+  const extended = /filename\*\s*=\s*(?:[\w-]+)'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[1]) {
     try {
-      parsed = JSON.parse(text);
+      name = decodeURIComponent(extended[1].trim());
     } catch {
-      parsed = text;
+      name = null;
     }
   }
-  if (!res.ok) {
-    throw new ApiError(res.status, parsed, messageForError(parsed, res.status === 404 ? 'Not found' : statusCategory(res.status)));
+  if (!name) {
+    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+    name = plain ? (plain[1] ?? plain[2] ?? '').replace(/\\(.)/g, '$1').trim() : null;
   }
-  return parsed as T;
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  const clean = name?.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? '';
+  return clean && clean !== '.' && clean !== '..' ? clean : null;
 }
 
 export const api = {

@@ -60,3 +60,25 @@ describe('onlineSinceText', () => {
     expect(onlineSinceText(false, '2026-11-22T12:00:05Z', now)).toBe('Last online a few seconds ago');
   });
 });
+
+describe('the logs and reports formats', () => {
+  it('writes log times as a long date with seconds', () => {
+    expect(formatDate(AFTERNOON, 'log')).toBe('March 14, 2026 4:05:09 PM');
+    expect(formatDate(Date.parse(MORNING), 'log')).toBe('January 2, 2026 9:07:03 AM');
+    expect(formatDate(new Date(MORNING), 'log')).toBe('January 2, 2026 9:07:03 AM');
+  });
+
+  it('labels exhibit report buckets MM-DD HH:mm and hardware report days MM-DD', () => {
+    expect(formatDate(AFTERNOON, 'reportBucket')).toBe('03-14 16:05');
+    expect(formatDate(MORNING, 'reportDay')).toBe('01-02');
+  });
+
+  it('stamps file names and writes picker values', () => {
+    expect(formatDate(AFTERNOON, 'fileStamp')).toBe('20260314-160509');
+    expect(formatDate(AFTERNOON, 'picker')).toBe('03-14-2026 4:05 PM');
+  });
+
+  it('reads epoch 0 as a date, not as missing', () => {
+    expect(formatDate(0, 'fileStamp')).toBe(formatDate(new Date(0).toISOString(), 'fileStamp'));
+  });
+});

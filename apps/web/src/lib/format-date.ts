@@ -18,6 +18,16 @@ export const DATE_FORMATS = {
   value: 'MM-DD-YYYY h:mm A',
   /** Hardware details and firmware tables: 03-14-2026 4:05:09 pm. */
   detail: 'MM-DD-YYYY h:mm:ss a',
+  /** Log times: a long date with seconds, March 14, 2026 4:05:09 PM. */
+  log: 'MMMM D, YYYY h:mm:ss A',
+  /** The start and end pickers of the logs and reports tabs: 03-14-2026 4:05 PM. */
+  picker: 'MM-DD-YYYY h:mm A',
+  /** Exhibit report labels (the bucket starts), in the viewer's zone: 03-14 16:00. */
+  reportBucket: 'MM-DD HH:mm',
+  /** Hardware report labels, one a day: 03-14. */
+  reportDay: 'MM-DD',
+  /** The time stamp in a downloaded file's name: 20260314-160509. */
+  fileStamp: 'YYYYMMDD-HHmmss',
 } as const;
 
 export type DateFormat = keyof typeof DATE_FORMATS;
@@ -26,11 +36,11 @@ export type DateFormat = keyof typeof DATE_FORMATS;
 export const NO_DATE = '-';
 
 /**
- * A date-time (an ISO string from the server, or what a device sent) in one of the console's
- * formats, in local time. A missing or unreadable value shows `fallback`.
+ * A date-time (an ISO string from the server, what a device sent, epoch milliseconds or a Date) in
+ * one of the console's formats, in local time. A missing or unreadable value shows `fallback`.
  */
-export function formatDate(value: string | null | undefined, format: DateFormat, fallback: string = NO_DATE): string {
-  if (!value) return fallback;
+export function formatDate(value: string | number | Date | null | undefined, format: DateFormat, fallback: string = NO_DATE): string {
+  if (value === null || value === undefined || value === '') return fallback;
   // Parsed as the browser does (not dayjs's own parser, which reads a date without a zone as local).
   const date = dayjs(new Date(value));
   return date.isValid() ? date.format(DATE_FORMATS[format]) : fallback;

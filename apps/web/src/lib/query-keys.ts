@@ -1,6 +1,18 @@
 /** Who a permission list belongs to: the users of an organization or of a site. */
 export type PermissionScope = 'organization' | 'site';
 
+/** The two kinds of device that log and report. */
+export type DeviceKind = 'exhibit' | 'hardware';
+
+/** One page of a device's log history: the range (epoch ms), the page and the levels shown. */
+export type LogPageKey = { start: number; end: number; pageIdx: number; levels: string };
+
+/** One exhibit report: the range (epoch ms), the bucket width in seconds, the grouping and the viewer's zone. */
+export type ExhibitReportKey = { start: number; end: number; interval: number; filter: 'value' | null; timeZone: string };
+
+/** The hardware report's window (epoch ms) and the viewer's zone. */
+export type HardwareReportKey = { start: number; end: number; timeZone: string };
+
 /**
  * Every TanStack Query key of the console, in one place, so that the features' queries, their
  * mutations' invalidations and the realtime cache patcher (`lib/realtime-context.tsx`) agree.
@@ -34,4 +46,10 @@ export const queryKeys = {
   hardwareFirmware: (id: string) => ['hardware', id, 'firmware'] as const,
   /** The users of an organization or a site. */
   permissions: (scope: PermissionScope, id: string) => ['permissions', scope, id] as const,
+  /** All log pages of one device start with ['logs', kind, id]. */
+  logs: (kind: DeviceKind, id: string) => ['logs', kind, id] as const,
+  logPage: (kind: DeviceKind, id: string, page: LogPageKey) => ['logs', kind, id, page] as const,
+  /** Reports are read afresh on Fetch; they sit apart from the device records, which live events invalidate. */
+  exhibitReport: (id: string, report: ExhibitReportKey) => ['report', 'exhibit', id, report] as const,
+  hardwareReport: (id: string, report: HardwareReportKey) => ['report', 'hardware', id, report] as const,
 };

@@ -153,6 +153,16 @@ describe('ExhibitPage', () => {
     expect(await within(nav).findByRole('link', { name: /Aquarium/ })).toHaveAttribute('href', `${base}/${OTHER}/files`);
   });
 
+  it('shows the logs of this exhibit on the logs tab and its reports on the reports tab', async () => {
+    const calls = serveWorld({ exhibit: exhibitBody() });
+    renderAt(`${base}/${EXHIBIT}/logs`);
+    expect(await screen.findByRole('button', { name: 'Live' })).toBeInTheDocument();
+    await waitFor(() => expect(calls.some((c) => c.path === '/logging/exhibit' && c.query.includes(`exhibitId=${EXHIBIT}`))).toBe(true));
+    await userEvent.click(screen.getByRole('tab', { name: 'Reports' }));
+    expect(await screen.findByRole('textbox', { name: 'Interval' })).toBeInTheDocument();
+    await waitFor(() => expect(calls.some((c) => c.path === '/reporting/exhibit/report')).toBe(true));
+  });
+
   it('asks before changing the op mode, warning that it changes the exhibit, then sends it', async () => {
     const calls = serveWorld({
       exhibit: exhibitBody({ role: 'DEVELOPER', opMode: 'On' }),

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
+import { LogsView } from '../../../components/logs/LogsView';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { useOrganization } from '../../../lib/api/get-organization';
@@ -28,6 +29,7 @@ import { ExhibitAuthTab } from './ExhibitAuthTab';
 import { ExhibitControlsTab } from './ExhibitControlsTab';
 import { ExhibitHardwareTab } from './ExhibitHardwareTab';
 import { ExhibitOverviewTab } from './ExhibitOverviewTab';
+import { ExhibitReportsTab } from './ExhibitReportsTab';
 import { ExhibitSettingsTab } from './ExhibitSettingsTab';
 
 type Dialog = 'opMode' | 'lock' | null;
@@ -103,6 +105,10 @@ function ExhibitScreen() {
         return <ExhibitSettingsTab exhibit={current} onDirtyChange={setSettingsDirty} />;
       case 'hardware':
         return <ExhibitHardwareTab exhibit={current} />;
+      case 'logs':
+        return <LogsView source={{ kind: 'exhibit', id: current.id }} />;
+      case 'reports':
+        return <ExhibitReportsTab exhibit={current} />;
       case 'auth':
         return <ExhibitAuthTab exhibit={current} />;
       default:

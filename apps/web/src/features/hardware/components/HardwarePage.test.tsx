@@ -79,13 +79,14 @@ describe('HardwarePage', () => {
     expect(screen.queryByRole('button', { name: 'Connect to Exhibit' })).not.toBeInTheDocument();
   });
 
-  it('sends a viewer on the auth tab to the overview and says logs are not available yet', async () => {
-    serveWorld(world({ role: 'VIEWER' }));
+  it('sends a viewer on the auth tab to the overview, and shows the logs of this hardware on the logs tab', async () => {
+    const calls = serveWorld(world({ role: 'VIEWER' }));
     renderPage(at('auth'));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(at('overview')));
     await userEvent.click(screen.getByRole('tab', { name: 'Logs' }));
-    expect(await screen.findByText('This tab is not available yet.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Fetch' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(at('logs'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/logging/hardware' && c.query.get('hardwareId') === HW)).toBe(true));
   });
 
   it('lists the site hardware with online and debug state', async () => {

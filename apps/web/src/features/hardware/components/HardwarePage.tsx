@@ -1,4 +1,4 @@
-import { Flex, Paper, Stack, Switch, Tabs, Text, Tooltip } from '@mantine/core';
+import { Flex, Paper, Stack, Switch, Tabs, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
@@ -6,6 +6,7 @@ import { BREAKPOINT_NARROW_PX, can, parseRole, type Role } from '@plinth/shared'
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
+import { LogsView } from '../../../components/logs/LogsView';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { errorStatus } from '../../../lib/api-client';
@@ -22,6 +23,7 @@ import { HardwareAuthTab } from './HardwareAuthTab';
 import { HardwareFirmwareTab } from './HardwareFirmwareTab';
 import { HardwareOverviewTab } from './HardwareOverviewTab';
 import { HardwarePeripheralsTab } from './HardwarePeripheralsTab';
+import { HardwareReportsTab } from './HardwareReportsTab';
 
 export const HARDWARE_TABS = ['overview', 'peripherals', 'logs', 'reports', 'firmware', 'auth'] as const;
 export type HardwareTab = (typeof HARDWARE_TABS)[number];
@@ -155,10 +157,10 @@ export function HardwarePage() {
             <HardwarePeripheralsTab hardware={current} canOperate={canOperate} />
           </Tabs.Panel>
           <Tabs.Panel value="logs" pt="md">
-            <Text c="dimmed">This tab is not available yet.</Text>
+            <LogsView source={{ kind: 'hardware', id: current.id }} />
           </Tabs.Panel>
           <Tabs.Panel value="reports" pt="md">
-            <Text c="dimmed">This tab is not available yet.</Text>
+            <HardwareReportsTab hardwareId={current.id} />
           </Tabs.Panel>
           <Tabs.Panel value="firmware" pt="md">
             <HardwareFirmwareTab hardware={current} canOperate={canOperate} />

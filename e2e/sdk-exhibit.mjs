@@ -2,7 +2,8 @@
 //   PLINTH_URL=... EXHIBIT_ID=... EXHIBIT_TOKEN=... EXHIBIT_MANIFEST='{"statuses":[...]}' node e2e/sdk-exhibit.mjs
 // Prints one line per thing it receives (`ready`, `control <id> [itemId]`, `setting <id> <json>`,
 // `opMode <On|Off>`, `error <message>`), so that a test can wait for them on stdout. Reads one
-// command per line on stdin: `status <id> <json value>` sets a status.
+// command per line on stdin: `status <id> <json value>` sets a status, `log <level> <text>` logs a
+// line, `event <name> <json data>` sends a report event.
 import readline from 'node:readline';
 import { Exhibit } from '@plinth/sdk';
 
@@ -25,10 +26,22 @@ exhibit.on('disconnected', ({ code }) => say(`disconnected ${code}`));
 exhibit.on('connected', () => say('connected'));
 
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
-  const match = /^status (\S+) (.+)$/.exec(line.trim());
-  if (!match) return say(`unknown command ${line}`);
-  exhibit.setStatus(match[1], JSON.parse(match[2]));
-  say(`status ${match[1]} sent`);
+  const status = /^status (\S+) (.+)$/.exec(line.trim());
+  if (status) {
+    exhibit.setStatus(status[1], JSON.parse(status[2]));
+    return say(`status ${status[1]} sent`);
+  }
+  const log = /^log (debug|info|warn|error) (.+)$/.exec(line.trim());
+  if (log) {
+    exhibit.logger[log[1]](log[2]);
+    return say(`log ${log[1]} sent`);
+  }
+  const event = /^event (\S+) (.+)$/.exec(line.trim());
+  if (event) {
+    exhibit.event(event[1], JSON.parse(event[2]));
+    return say(`event ${event[1]} sent`);
+  }
+  say(`unknown command ${line}`);
 });
 
 process.on('SIGTERM', () => {

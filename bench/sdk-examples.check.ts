@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     check(await until(() => a.output().includes('ready; settings:')), 'minimal.mjs prints "ready" with its settings');
     check(await until(async () => (await statusOf(api, minimal.id, 'ip_address')) === '127.0.0.1'), 'minimal.mjs: status ip_address reaches the server');
     check(await isOnline(api, minimal.id), 'minimal.mjs: the exhibit is online');
-    check(await until(async () => Number((await server.query<{ n: number }>(`select count(*)::int as n from exhibit_logs where exhibit_id = '${minimal.id}' and message = 'minimal exhibit started'`))[0]?.n) === 1), 'minimal.mjs: its log line is stored');
+    check(await until(async () => Number((await server.query<{ n: number }>(`select count(*)::int as n from log_entries where device_id = '${minimal.id}' and message = 'minimal exhibit started'`))[0]?.n) === 1), 'minimal.mjs: its log line is stored');
     check((await stopExample(a.child)) === 0, 'minimal.mjs stops with exit code 0 on Ctrl+C');
     check(await until(async () => !(await isOnline(api, minimal.id))), 'minimal.mjs: the exhibit is offline after Ctrl+C');
     log(`minimal.mjs printed:\n${a.output().trimEnd().replace(/^/gm, '    ')}`);
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     check(await until(() => /list scenes:.*Finale/.test(b.output())), 'a new setting-list item reaches the example');
     check(await until(async () => Number(await statusOf(api, full.id, 'count')) >= 1, 12_000), 'the visitor count status arrives while On (every 5 s)');
     check(
-      await until(async () => Number((await server.query<{ n: number }>(`select count(*)::int as n from exhibit_report_events where exhibit_id = '${full.id}'`))[0]?.n) >= 1),
+      await until(async () => Number((await server.query<{ n: number }>(`select count(*)::int as n from report_events where device_id = '${full.id}'`))[0]?.n) >= 1),
       'report events are stored',
     );
     check((await stopExample(b.child)) === 0, 'controls-and-settings.mjs stops with exit code 0 on Ctrl+C');

@@ -1,0 +1,125 @@
+// A load-generator process for the logs benchmark (bench/logs.bench.ts): exhibits through
+// @plinth/sdk and boards as plain MQTT clients, all logging at a steady rate, plus a few probe
+// exhibits and boards whose status and prop values carry the send time so that the parent's
+// console socket can measure the live latency while the log ingest runs. Driven over the fork
+// IPC channel.
+import mqtt from 'mqtt';
+import { Exhibit } from '@plinth/sdk';
+import { defaultPeripherals } from '@plinth/hardware-sim';
+import { hardwareTopic, type ManifestInput } from '@plinth/shared';
+
+export type LoadDevice = { id: string; token: string };
+
+export type ToLogsLoad =
+  | {
+      type: 'connect';
+      serverUrl: string;
+      mqttUrl: string;
+      exhibits: LoadDevice[];
+      boards: LoadDevice[];
+      manifest: ManifestInput;
+    }
+  /** Log `linesPerSecond` in all (half from exhibits, half from boards) for `durationMs`; probes send every `probeMs`. */
+  | { type: 'run'; linesPerSecond: number; durationMs: number; probeExhibits: number; probeBoards: number; probeMs: number; statusId: string }
+  | { type: 'close' };
+
+export type FromLogsLoad =
+  | { type: 'connected'; exhibits: number; boards: number; errors: string[] }
+  | { type: 'ran'; sdkLines: number; mqttLines: number; probes: number }
+  | { type: 'closed' };
+
+const exhibits: Exhibit[] = [];
+const boards: { id: string; client: mqtt.MqttClient }[] = [];
+const errors = new Set<string>();
+
+const report = (message: FromLogsLoad) => process.send?.(message);
+
+async function connect(message: Extract<ToLogsLoad, { type: 'connect' }>): Promise<void> {
+  for (const item of message.exhibits) {
+    const exhibit = new Exhibit({ serverUrl: message.serverUrl, exhibitId: item.id, token: item.token, manifest: message.manifest, reconnectMinMs: 1000 });
+    exhibit.on('error', (error) => errors.add(error.message));
+    exhibits.push(exhibit);
+  }
+  const boardClients = await Promise.all(
+    message.boards.map(async (item) => {
+      const client = await mqtt.connectAsync(message.mqttUrl, { username: item.id, password: item.token, reconnectPeriod: 0, protocolVersion: 4 });
+      client.on('error', (error) => errors.add(error.message));
+      await client.publishAsync(hardwareTopic(item.id, 'status'), JSON.stringify({ online: true }), { qos: 1 });
+      // A long heartbeat interval: these boards only log (and the probes change a prop).
+      const announce = { plinth_fw: '46', user_fw: '1.0', ip: null, mac: null, heartbeatMs: 3_600_000, peripherals: defaultPeripherals() };
+      await client.publishAsync(hardwareTopic(item.id, 'announce'), JSON.stringify(announce), { qos: 1 });
+      return { id: item.id, client };
+    }),
+  );
+  boards.push(...boardClients);
+  const ready = await Promise.allSettled(exhibits.map((e) => e.ready()));
+  for (const r of ready) if (r.status === 'rejected') errors.add((r.reason as Error).message);
+  report({ type: 'connected', exhibits: ready.filter((r) => r.status === 'fulfilled').length, boards: boards.length, errors: [...errors].slice(0, 5) });
+}
+
+/**
+ * Sends in ticks of 50 ms: each tick every logging exhibit and board gets its share of the lines
+ * (an exhibit's lines in a tick go out as one SDK message only when the SDK batches them; a
+ * board publishes one MQTT message per line, as a real board would).
+ */
+function run(message: Extract<ToLogsLoad, { type: 'run' }>): void {
+  const tickMs = 50;
+  const perTick = (message.linesPerSecond * tickMs) / 1000;
+  const loggingExhibits = exhibits.slice(message.probeExhibits);
+  const loggingBoards = boards.slice(message.probeBoards);
+  let sdkLines = 0;
+  let mqttLines = 0;
+  let probes = 0;
+  let owedSdk = 0;
+  let owedMqtt = 0;
+  let nextExhibit = 0;
+  let nextBoard = 0;
+  const endAt = Date.now() + message.durationMs;
+  const tick = setInterval(() => {
+    owedSdk += perTick / 2;
+    owedMqtt += perTick / 2;
+    for (; owedSdk >= 1 && loggingExhibits.length; owedSdk -= 1) {
+      const exhibit = loggingExhibits[nextExhibit++ % loggingExhibits.length]!;
+      exhibit.logger.info(`{"bench":"line","n":${sdkLines}}`);
+      sdkLines += 1;
+    }
+    for (; owedMqtt >= 1 && loggingBoards.length; owedMqtt -= 1) {
+      const board = loggingBoards[nextBoard++ % loggingBoards.length]!;
+      board.client.publish(hardwareTopic(board.id, 'log'), JSON.stringify({ level: 'info', message: `bench line ${mqttLines}` }), { qos: 0 });
+      mqttLines += 1;
+    }
+  }, tickMs);
+  const probe = setInterval(() => {
+    const sentAt = String(Date.now());
+    for (const exhibit of exhibits.slice(0, message.probeExhibits)) exhibit.setStatus(message.statusId, sentAt);
+    for (const board of boards.slice(0, message.probeBoards)) {
+      board.client.publish(hardwareTopic(board.id, 'prop'), JSON.stringify({ peripheralId: 'text1', propName: 'text', value: sentAt }), { qos: 1 });
+    }
+    probes += 1;
+  }, message.probeMs);
+  const stop = setInterval(() => {
+    if (Date.now() < endAt) return;
+    clearInterval(tick);
+    clearInterval(probe);
+    clearInterval(stop);
+    report({ type: 'ran', sdkLines, mqttLines, probes });
+  }, 100);
+}
+
+process.on('message', (message: ToLogsLoad) => {
+  switch (message.type) {
+    case 'connect':
+      connect(message).catch((error: Error) => report({ type: 'connected', exhibits: 0, boards: 0, errors: [error.message] }));
+      return;
+    case 'run':
+      run(message);
+      return;
+    case 'close':
+      for (const exhibit of exhibits) exhibit.close();
+      for (const board of boards) board.client.end(true);
+      report({ type: 'closed' });
+      setTimeout(() => process.exit(0), 500);
+      return;
+  }
+});
+process.on('disconnect', () => process.exit(0));

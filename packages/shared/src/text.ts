@@ -17,6 +17,17 @@ export function matchesSearch(haystack: string | null | undefined, needle: strin
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/**
+ * The text with what PostgreSQL cannot store (see unsafeTextProblem) replaced by U+FFFD: for text
+ * the server writes itself (log records quoting something from elsewhere), where refusing is not
+ * an option. Input from outside is refused instead (findUnsafeText).
+ */
+export function storableText(text: string): string {
+  return text.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATES, '\ufffd');
+}
+
 /**
  * What is wrong with a string that cannot be stored, or null when it can. PostgreSQL refuses
  * the NUL character in `text` (invalid byte sequence 0x00) and in `jsonb` (`\u0000` cannot be

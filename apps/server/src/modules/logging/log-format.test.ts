@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reportValue, storableText } from './log-recorder.js';
+import { storableText } from '@plinth/shared';
+import { reportValue } from './log-recorder.js';
 import { lineTime } from './log-time.js';
 import { csvCell, csvFileName, csvLine } from './logging.presenter.js';
 import { buildReport } from './reporting.service.js';

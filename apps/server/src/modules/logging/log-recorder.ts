@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { storableText } from '@plinth/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
@@ -68,15 +69,4 @@ export function reportValue(data: unknown): string | null {
   const value = (data as { value: unknown }).value;
   if (value === null || value === undefined) return null;
   return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * Text PostgreSQL can store: a NUL or a lone surrogate (which the server's own records may quote
- * from elsewhere; device input is refused before it gets here) becomes U+FFFD, so one bad line
- * never loses its whole batch.
- */
-export function storableText(text: string): string {
-  return text.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATE, '\ufffd');
 }

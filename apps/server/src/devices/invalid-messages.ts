@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import { addInvalidMessages, writeAndLogFailures, type InvalidMessagesWrite } from './hardware-ingest.repository.js';
-import { WriteBatcher } from './write-batcher.js';
+import { WriteBatcher } from '../lib/write-batcher.js';
 
 /** A board's dropped messages are logged at most this often (ms); the next line counts the ones held back. */
 export const INVALID_MESSAGE_LOG_INTERVAL_MS = 60_000;

@@ -109,4 +109,14 @@ describe('WriteBatcher', () => {
     await batcher.flush();
     expect(batches).toEqual([]);
   });
+
+  it('keeps every appended write, in order, counted towards the batch size', async () => {
+    const { batcher, batches } = recordingBatcher({ maxWaiting: 3 });
+    batcher.append({ key: 'line', value: 1 });
+    batcher.append({ key: 'line', value: 2 });
+    batcher.append({ key: 'line', value: 3 });
+    batcher.append({ key: 'line', value: 4 });
+    await batcher.flush();
+    expect(batches.map((batch) => batch.map((w) => w.value))).toEqual([[1, 2, 3], [4]]);
+  });
 });

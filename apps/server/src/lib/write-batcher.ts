@@ -11,13 +11,15 @@ export type WriteBatcherOptions<W> = {
 };
 
 /**
- * Coalesces frequent writes (a board's heartbeats, its prop values) so a busy stream costs one
- * statement per batch: a write waits under its key, a newer write under the same key replaces it
- * (only the newest value matters), and what waits is stored every `flushMs` or as soon as
- * `maxWaiting` writes wait. Adding is synchronous and allocates nothing of its own.
+ * Gathers frequent writes so a busy stream costs one statement per batch, stored every `flushMs`
+ * or as soon as `maxWaiting` writes wait. A write added under a key replaces the one waiting
+ * there (a board's heartbeats, its prop values: only the newest matters); an appended write
+ * (log lines) is kept, in order. Adding is synchronous and allocates nothing of its own.
  */
 export class WriteBatcher<W> {
-  private readonly waiting = new Map<string, W>();
+  /** Keyed writes under their string key, appended ones under a number: one map keeps their order. */
+  private readonly waiting = new Map<string | number, W>();
+  private appended = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly onTimer = () => void this.flush();
@@ -26,14 +28,23 @@ export class WriteBatcher<W> {
 
   /** Queues a write under its key, replacing the one waiting there. */
   add(key: string, write: W): void {
-    this.waiting.set(key, write);
-    if (this.options.maxWaiting !== undefined && this.waiting.size >= this.options.maxWaiting) void this.flush();
-    else this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
+    this.put(key, write);
+  }
+
+  /** Queues a write after every one waiting, replacing none. */
+  append(write: W): void {
+    this.put(this.appended++, write);
   }
 
   /** The write waiting under a key, for a caller that merges into it (counts). */
   peek(key: string): W | undefined {
     return this.waiting.get(key);
+  }
+
+  private put(key: string | number, write: W): void {
+    this.waiting.set(key, write);
+    if (this.options.maxWaiting !== undefined && this.waiting.size >= this.options.maxWaiting) void this.flush();
+    else this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
   }
 
   /** Stores what waits now; settles when it (and every batch before it) is stored. */

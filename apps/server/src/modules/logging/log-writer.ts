@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { describeFailure } from '../../lib/describe-failure.js';
+import { WriteBatcher } from '../../lib/write-batcher.js';
 import { utcDay } from './log-time.js';
 import { ensureDayPartition, insertLogRows, insertReportRows, isMissingPartition, type LogRow, type LogTable, type ReportRow } from './log-store.repository.js';
 
@@ -16,53 +17,6 @@ export const LOG_BACKLOG_ROWS = 200_000;
 /** Dropped rows are reported at most this often (ms). */
 const DROP_REPORT_MS = 60_000;
 
-type BatcherOptions<R> = { flushMs: number; maxRows: number; store: (rows: R[]) => Promise<void>; onDrop: () => void };
-
-/**
- * Rows appended in order and stored in batches: every `flushMs`, or at once when `maxRows` wait.
- * Batches are stored one after another, never two at once, so rows keep their order. Adding is
- * synchronous and cheap (a push, sometimes a timer).
- */
-class RowBatcher<R> {
-  private waiting: R[] = [];
-  private backlog = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly onTimer = () => void this.flush();
-
-  constructor(private readonly options: BatcherOptions<R>) {}
-
-  add(row: R): void {
-    if (this.backlog >= LOG_BACKLOG_ROWS) {
-      this.options.onDrop();
-      return;
-    }
-    this.waiting.push(row);
-    this.backlog += 1;
-    if (this.waiting.length >= this.options.maxRows) void this.flush();
-    else this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
-  }
-
-  /** Stores what waits now; settles when it (and every batch before it) is stored. */
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (!this.waiting.length) return this.flushing;
-    const batch = this.waiting;
-    this.waiting = [];
-    this.flushing = this.flushing.then(async () => {
-      try {
-        await this.options.store(batch);
-      } catch {
-        // `store` reports its own failures; the batches after this one must still be stored.
-      } finally {
-        this.backlog -= batch.length;
-      }
-    });
-    return this.flushing;
-  }
-}
-
 /**
  * The batching writer of the log store: log lines and report events, each into its day-partitioned
  * table, one multi-row INSERT per batch. The day partitions a batch needs are made when this
@@ -73,8 +27,10 @@ class RowBatcher<R> {
 export class LogWriter {
   /** `table:YYYY-MM-DD` of the day partitions known to exist. */
   private readonly knownDays = new Set<string>();
-  private readonly logs: RowBatcher<LogRow>;
-  private readonly reports: RowBatcher<ReportRow>;
+  private readonly logs: WriteBatcher<LogRow>;
+  private readonly reports: WriteBatcher<ReportRow>;
+  /** Rows of each table added and not yet through a batch (stored or lost). */
+  private readonly backlog: Record<LogTable, number> = { log_entries: 0, report_events: 0 };
   private dropped = 0;
   private droppedReportedAt = 0;
 
@@ -84,17 +40,26 @@ export class LogWriter {
   ) {
     const flushMs = options.flushMs ?? LOG_FLUSH_MS;
     const maxRows = options.maxRows ?? LOG_BATCH_ROWS;
-    const onDrop = () => this.countDrop();
-    this.logs = new RowBatcher<LogRow>({ flushMs, maxRows, onDrop, store: (rows) => this.store('log_entries', rows, insertLogRows) });
-    this.reports = new RowBatcher<ReportRow>({ flushMs, maxRows, onDrop, store: (rows) => this.store('report_events', rows, insertReportRows) });
+    this.logs = new WriteBatcher<LogRow>({ flushMs, maxWaiting: maxRows, store: (rows) => this.store('log_entries', rows, insertLogRows) });
+    this.reports = new WriteBatcher<ReportRow>({ flushMs, maxWaiting: maxRows, store: (rows) => this.store('report_events', rows, insertReportRows) });
   }
 
   addLog(row: LogRow): void {
-    this.logs.add(row);
+    if (this.admit('log_entries')) this.logs.append(row);
   }
 
   addReport(row: ReportRow): void {
-    this.reports.add(row);
+    if (this.admit('report_events')) this.reports.append(row);
+  }
+
+  /** Whether one more row of the table may wait: a database that cannot keep up must not take the process's memory with it. */
+  private admit(table: LogTable): boolean {
+    if (this.backlog[table] >= LOG_BACKLOG_ROWS) {
+      this.countDrop();
+      return false;
+    }
+    this.backlog[table] += 1;
+    return true;
   }
 
   /** Stores everything waiting. */
@@ -102,7 +67,16 @@ export class LogWriter {
     await Promise.all([this.logs.flush(), this.reports.flush()]);
   }
 
+  /** Stores one batch; never throws (a lost batch is logged), so the batches after it are stored too. */
   private async store<R extends { at: Date }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
+    try {
+      await this.storeOnce(table, rows, insert);
+    } finally {
+      this.backlog[table] -= rows.length;
+    }
+  }
+
+  private async storeOnce<R extends { at: Date }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
     try {
       await this.ensureDays(table, rows);
       await insert(this.deps.db, rows);

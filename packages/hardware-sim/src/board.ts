@@ -169,9 +169,10 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
         this.logOutbox.shift();
       }
     } finally {
+      // Lines logged meanwhile were taken by the loop; a line whose publish failed waits for the
+      // next line or connection (retrying at once could spin while a dying connection refuses).
       this.flushingLogs = false;
     }
-    if (this.logOutbox.length > 0 && this.client?.connected && !this.silent) void this.flushLogs();
   }
 
   private scheduleReconnect(): void {

@@ -8,6 +8,7 @@ import { DataDirLockedError } from './db/lock.js';
 import type { AppDeps } from './deps.js';
 import { AppError } from './lib/app-error.js';
 import { createBackgroundTasks } from './lib/background.js';
+import { createFileStore } from './lib/file-store.js';
 import { systemClock } from './lib/clock.js';
 import { loadDotEnv } from './lib/dotenv.js';
 import { createOutboundFetch } from './lib/outbound-fetch.js';
@@ -121,6 +122,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
         outbound: createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE }),
         // No command reads stored secrets; the key (and its file) stay the server's.
         secrets: createDetachedSecretBox(),
+        files: createFileStore({ dataDir: config.dataDir }),
         exhibitGateway: createDetachedExhibitGateway(),
         hardwareGateway: createDetachedHardwareGateway(),
         // What a command records is stored before it ends; no lease is read (no console is live here).

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_REPORT_URL_PREFIX } from '@plinth/shared';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_REPORT_URL_PREFIX } from '@plinth/shared';
 import { parseSecretKey } from './lib/secret-box.js';
 
 const Port = z.coerce.number().int().min(0).max(65535);
@@ -72,6 +72,8 @@ const ConfigSchema = z.object({
   COOKIE_SECURE: Bool,
   /** Days of logs and report events kept; older days are dropped whole (docs/architecture.md, "Logs and reports"). */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** The largest file an upload may carry, in bytes (default 2 GiB); larger answers 413. */
+  MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_MAX_FILE_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   ANALYTICS_URL: OptionalUrl,

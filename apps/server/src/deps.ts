@@ -4,6 +4,7 @@ import type { Database, Db } from './db/client.js';
 import type { ExhibitGateway, HardwareGateway } from './devices/ports.js';
 import type { BackgroundTasks } from './lib/background.js';
 import type { Clock } from './lib/clock.js';
+import type { FileStore } from './lib/file-store.js';
 import type { OutboundFetch } from './lib/outbound-fetch.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer } from './mail/mailer.js';
@@ -31,4 +32,6 @@ export type AppDeps = {
   hardwareGateway: HardwareGateway;
   /** The one log recorder: what devices log and what the server saw happen to them, stored in batches and pushed live while leased. */
   logs: LogRecorder;
+  /** Stored files (exhibit files, firmware): local disk or an S3-compatible store (FILE_STORE_URL). */
+  files: FileStore;
 };

@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.js';
 import type { AppDeps } from './deps.js';
 import { createExhibitGateway } from './devices/exhibit-gateway.js';
 import { startHardwareGateway } from './devices/hardware-gateway.js';
+import { createFileStore } from './lib/file-store.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createOutboundFetch, type OutboundFetch } from './lib/outbound-fetch.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -78,7 +79,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     const background = createBackgroundTasks(logger);
     const logs = createLogRecorder({ config, db: database.db, hub, clock, logger });
     logs.start();
-    const base: Omit<AppDeps, 'exhibitGateway' | 'hardwareGateway'> = { config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets, logs };
+    const files = createFileStore({ dataDir: config.dataDir });
+    const base: Omit<AppDeps, 'exhibitGateway' | 'hardwareGateway'> = { config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets, logs, files };
     deps = base as AppDeps;
     retention = startLogRetention(deps);
     deps.hardwareGateway = await startHardwareGateway(deps);

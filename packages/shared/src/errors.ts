@@ -37,6 +37,7 @@ export const ERROR_MESSAGES = {
     'Managers can only add users who already have a Plinth account. Ask an admin to add this user.',
   SingleSignOnNotConfigured: 'Single sign-on is not configured.',
   ExternalServiceError: 'The external service did not answer as expected.',
+  PayloadTooLarge: 'The upload is too large.',
   InternalServer: 'Something went wrong on our side. Please try again.',
   ServiceUnavailable: 'The service is unavailable right now.',
 } as const;
@@ -61,6 +62,7 @@ export const ERROR_STATUS: Partial<Record<ErrorCode, number>> = {
   ExhibitOffline: 409,
   HardwareOffline: 409,
   UserAlreadyAdded: 409,
+  PayloadTooLarge: 413,
   TooManyRequests: 429,
   InternalServer: 500,
   ExternalServiceError: 502,

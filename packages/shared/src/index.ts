@@ -21,3 +21,4 @@ export * from './sdk-protocol.js';
 export * from './mqtt-protocol.js';
 export * from './api/hardware-runtime.js';
 export * from './api/logging.js';
+export * from './api/content.js';

@@ -57,6 +57,8 @@ const EVENT_SCHEMAS = [
   exhibitEvent('exhibit.deleted', {}),
   /** A file of the exhibit was uploaded. */
   exhibitEvent('exhibit.fileUploaded', { fileName: z.string() }),
+  /** A file of the exhibit (or of its leader) was deleted. */
+  exhibitEvent('exhibit.fileDeleted', { fileName: z.string() }),
   /** The board connected or went silent. */
   hardwareEvent('hardware.presenceChanged', { online: z.boolean() }),
   /** Debug mode (the console drives the peripherals) was switched. */

@@ -81,6 +81,20 @@ export const SdkMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type SdkMessage = z.input<typeof SdkMessageSchema>;
 
+/** One file the exhibit should hold in its content folder (`contentDir`). */
+export const SdkFileSchema = z.object({
+  name: z.string(),
+  size: z.number(),
+  /** SHA-256 (hex); null for organizational ('[ORG]') files, which are compared by `updatedAt` and size. */
+  sha256: z.string().nullable(),
+  updatedAt: z.string(),
+  organizational: z.boolean(),
+});
+export type SdkFile = z.infer<typeof SdkFileSchema>;
+
+/** A StrapiContent setting's chosen entry as the exhibit receives it: its id and its fields. */
+export const SdkContentEntrySchema = z.object({ id: z.union([z.string(), z.number()]) }).catchall(z.unknown());
+
 /** One list item as the exhibit receives it. */
 export const SdkListItemSchema = z.object({
   listName: z.string(),
@@ -107,14 +121,35 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('exhibit.synced'),
     opMode: OpModeSchema,
-    settings: z.array(z.object({ settingId: z.string(), value: SettingValueSchema, version: z.number() })),
+    settings: z.array(
+      z.object({
+        settingId: z.string(),
+        value: SettingValueSchema,
+        version: z.number(),
+        /** StrapiContent settings: the chosen entry (null when none is chosen). */
+        content: SdkContentEntrySchema.nullable().optional(),
+      }),
+    ),
     settingLists: z.array(z.object({ listId: z.string(), items: z.array(SdkListItemSchema) })),
     statuses: z.array(z.object({ statusId: z.string(), value: StatusValueSchema })),
   }),
   /** A control was fired in the console; `itemId` names the button of a group control. */
   z.object({ type: z.literal('control.fired'), controlId: z.string(), itemId: z.string().optional() }),
   /** A setting's new value (desired state, acknowledged by its version). */
-  z.object({ type: z.literal('setting.changed'), settingId: z.string(), value: SettingValueSchema, version: z.number() }),
+  z.object({
+    type: z.literal('setting.changed'),
+    settingId: z.string(),
+    value: SettingValueSchema,
+    version: z.number(),
+    /** StrapiContent settings: the chosen entry (null when none is chosen). */
+    content: SdkContentEntrySchema.nullable().optional(),
+  }),
+  /**
+   * The files the exhibit should hold (its leader's, for a follower; organizational ones too):
+   * sent after `exhibit.synced` on every (re)connect and after every change. The SDK downloads
+   * with GET /api/v1/content/files/?exhibitId&fileName and Basic auth (exhibit id, exhibit token).
+   */
+  z.object({ type: z.literal('files.changed'), files: z.array(SdkFileSchema) }),
   /** The whole list after any change to it (value, create, copy, order, delete). */
   z.object({ type: z.literal('settingList.changed'), listId: z.string(), items: z.array(SdkListItemSchema) }),
   z.object({ type: z.literal('opMode.changed'), opMode: OpModeSchema }),

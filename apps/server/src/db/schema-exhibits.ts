@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { SettingValue, SettingValues, StatusValue } from '@plinth/shared';
 import { id, ownedBy, updatedAt } from './columns.js';
 import { exhibits, exhibitTokens } from './schema-core.js';
@@ -118,6 +118,8 @@ export const exhibitSettings = pgTable(
     /** Increases on every save; the exhibit acknowledges the version it applied. */
     version: integer('version').notNull().default(1),
     appliedVersion: integer('applied_version').notNull().default(0),
+    /** StrapiContent settings: the chosen entry (id and fields) as read from the content manager when it was chosen. */
+    content: jsonb('content').$type<Record<string, unknown>>(),
     enabledOpMode: text('enabled_op_mode', { enum: ['On', 'Off', 'none'] }).notNull().default('none'),
     order: integer('order').notNull().default(0),
     updatedAt: updatedAt(),
@@ -156,4 +158,25 @@ export const exhibitConnections = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('exhibit_connections_exhibit_idx').on(t.exhibitId, t.at)],
+);
+
+/**
+ * The files of an exhibit (spec 2.5), one row per name. The content sits in the file store under
+ * `objectKey`, a key new for every upload: a replacement is stored beside the old version and the
+ * row switches to it in one update, so a failed upload never touches the version in use.
+ */
+export const exhibitFiles = pgTable(
+  'exhibit_files',
+  {
+    id: id(),
+    exhibitId: exhibitRef(),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    objectKey: text('object_key').notNull(),
+    contentType: text('content_type').notNull().default('application/octet-stream'),
+    uploadedBy: text('uploaded_by'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('exhibit_files_name_key').on(t.exhibitId, t.name)],
 );

@@ -41,6 +41,8 @@ export const RIGHTS = {
   fireControl: 'VIEWER',
   /** Edit settings, op mode, lock, debug mode, files, firmware, schedules. */
   editSettings: 'DEVELOPER',
+  /** Upload and delete an exhibit's files. */
+  editFiles: 'DEVELOPER',
   operate: 'DEVELOPER',
   /** Create, rename and delete exhibits and hardware; create tokens. */
   manageDevices: 'DEVELOPER',

@@ -22,4 +22,25 @@ describe('PageState', () => {
     expect(screen.getByText('You do not have access to this hardware.')).toBeInTheDocument();
     expect(screen.queryByLabelText(/Loading/)).not.toBeInTheDocument();
   });
+
+  it('names the loader of a list, and says when it is empty or could not be read', () => {
+    const { rerender } = render(
+      <MantineProvider env="test">
+        <PageState kind="loading" label="Loading files" />
+      </MantineProvider>,
+    );
+    expect(screen.getByLabelText('Loading files')).toBeInTheDocument();
+    rerender(
+      <MantineProvider env="test">
+        <PageState kind="empty" label="No files yet." />
+      </MantineProvider>,
+    );
+    expect(screen.getByText('No files yet.')).toBeInTheDocument();
+    rerender(
+      <MantineProvider env="test">
+        <PageState kind="error" label="The files cannot be shown right now." />
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('The files cannot be shown right now.');
+  });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiDownload, fileNameFromDisposition } from './api-client';
+import { stubXhr } from '../test/fake-xhr';
+import { ApiError, apiDownload, apiUpload, fileNameFromDisposition } from './api-client';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -44,5 +45,54 @@ describe('apiDownload', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(400);
     expect((failure as ApiError).message).toBe('end: must not be before start');
+  });
+});
+
+describe('apiUpload', () => {
+  const form = () => {
+    const data = new FormData();
+    data.append('file', new File(['abc'], 'a.mp4'), 'a.mp4');
+    return data;
+  };
+
+  it('posts the form with the session cookie, reports the share sent up to 99 and answers the body', async () => {
+    const requests = stubXhr();
+    const seen: number[] = [];
+    const answer = apiUpload<{ files: string[] }>({ path: '/content/files/upload', query: { exhibitId: 'e1', siteId: 's1' }, form: form(), onProgress: (p) => seen.push(p) });
+    const xhr = requests[0]!;
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/api/v1/content/files/upload?exhibitId=e1&siteId=s1');
+    expect(xhr.withCredentials).toBe(true);
+    expect(xhr.fileName).toBe('a.mp4');
+    xhr.progress(0, 200);
+    xhr.progress(101, 200);
+    xhr.progress(200, 200);
+    expect(seen).toEqual([0, 50, 99]);
+    xhr.respond(200, { files: ['a.mp4'] });
+    await expect(answer).resolves.toEqual({ files: ['a.mp4'] });
+  });
+
+  it("rejects with the server's message, and names a 413 that has none", async () => {
+    const requests = stubXhr();
+    const refused = apiUpload({ path: '/content/files/upload', form: form() }).catch((e: unknown) => e);
+    requests[0]!.respond(400, { response: 'Filename may not begin with "[ORG]"', code: 'BadRequest' });
+    expect(await refused).toMatchObject({ status: 400, message: 'Filename may not begin with "[ORG]"' });
+
+    const tooLarge = apiUpload({ path: '/content/files/upload', form: form() }).catch((e: unknown) => e);
+    requests[1]!.respond(413, '<html>413 Request Entity Too Large</html>');
+    expect(await tooLarge).toMatchObject({ status: 413, message: 'The upload is too large.' });
+  });
+
+  it('rejects when the connection drops or the caller aborts', async () => {
+    const requests = stubXhr();
+    const dropped = apiUpload({ path: '/x', form: form() }).catch((e: unknown) => e);
+    requests[0]!.fail();
+    expect(await dropped).toMatchObject({ status: 0, message: expect.stringMatching(/interrupted/) });
+
+    const controller = new AbortController();
+    const aborted = apiUpload({ path: '/x', form: form(), signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(requests[1]!.isAborted).toBe(true);
+    expect(await aborted).toBeInstanceOf(ApiError);
   });
 });

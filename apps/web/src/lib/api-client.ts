@@ -1,4 +1,4 @@
-import { messageForError, statusCategory } from '@plinth/shared';
+import { ERROR_MESSAGES, messageForError, statusCategory } from '@plinth/shared';
 
 /** An answer other than 2xx: the HTTP status, the body and the text to show a person. */
 export class ApiError extends Error {
@@ -120,6 +120,56 @@ export function fileNameFromDisposition(header: string | null): string | null {
   // eslint-disable-next-line no-control-regex -- control characters are what is removed
   const clean = name?.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '').trim() ?? '';
   return clean && clean !== '.' && clean !== '..' ? clean : null;
+}
+
+/** What `apiUpload` sends: a multipart form to a path under /api/v1, telling how much has gone. */
+export type UploadRequest = {
+  path: string;
+  query?: Query;
+  form: FormData;
+  /**
+   * Percent of the request body sent, 0 to 99, from the browser's upload progress events; 100 is
+   * left for the server's answer, since the last byte sent is not yet a stored file.
+   */
+  onProgress?: (percent: number) => void;
+  /** Aborts the request (the promise then rejects). */
+  signal?: AbortSignal;
+};
+
+/** The ceiling of `onProgress` until the server has answered. */
+const SENT_PERCENT_MAX = 99;
+const UPLOAD_INTERRUPTED = 'The upload was interrupted. Check your connection and try again.';
+
+/**
+ * POSTs a multipart form with the session cookie, like every call, through XMLHttpRequest: fetch
+ * reports no upload progress. Answers the parsed JSON or throws ApiError with the server's message
+ * (a 413 without one says the upload is too large).
+ */
+export function apiUpload<T>({ path, query, form, onProgress, signal }: UploadRequest): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', withQuery(`${API_BASE}${path}`, query));
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(Math.min(SENT_PERCENT_MAX, Math.floor((event.loaded / event.total) * 100)));
+    };
+    xhr.onload = () => {
+      const body = parseBody(xhr.responseText);
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
+      // A proxy in front of the server may refuse a large body with a page of its own.
+      else if (xhr.status === 413 && !messageForError(body, '')) reject(new ApiError(413, body, ERROR_MESSAGES.PayloadTooLarge));
+      else reject(failure(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new ApiError(0, null, UPLOAD_INTERRUPTED));
+    const cancelled = () => new ApiError(0, null, 'The upload was cancelled.');
+    xhr.onabort = () => reject(cancelled());
+    if (signal?.aborted) {
+      reject(cancelled());
+      return;
+    }
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
 }
 
 export const api = {

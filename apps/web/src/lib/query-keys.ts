@@ -32,10 +32,14 @@ export const queryKeys = {
   /** All exhibit lists start with 'exhibits'. */
   exhibits: ['exhibits'] as const,
   exhibitsBySites: (siteIds: string[]) => ['exhibits', 'by-sites', [...siteIds].sort().join(',')] as const,
+  /** Every exhibit record (`exhibit(id)`) starts with 'exhibit'. */
+  exhibitRecords: ['exhibit'] as const,
   exhibit: (id: string) => ['exhibit', id] as const,
   /** Exhibit runtime data (manifest with live values, tokens). */
   exhibitManifest: (id: string) => ['exhibit-runtime', id, 'manifest'] as const,
   exhibitTokens: (id: string) => ['exhibit-runtime', id, 'tokens'] as const,
+  /** The files an exhibit shows (its leader's for a follower) and the organizational ones; live file events invalidate it. */
+  exhibitFiles: (id: string) => ['exhibit-runtime', id, 'files'] as const,
   /** All hardware lists start with 'hardware-list'. */
   hardwareLists: ['hardware-list'] as const,
   hardwareBySite: (siteId: string) => ['hardware-list', 'site', siteId] as const,

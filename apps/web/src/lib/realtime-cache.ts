@@ -31,6 +31,21 @@ function patchHardware(queryClient: QueryClient, id: string, patch: HardwarePatc
   queryClient.setQueryData<Hardware>(queryKeys.hardware(id), (data) => (data ? { ...data, ...patch } : data));
 }
 
+/**
+ * A file of this exhibit changed: its file list is read again, and so are those of its followers
+ * that this console knows of (a follower shows its leader's files).
+ */
+function invalidateExhibitFiles(queryClient: QueryClient, id: string): void {
+  const ids = new Set([id]);
+  const note = (e: Exhibit) => {
+    if (e.leaderId === id) ids.add(e.id);
+    if (e.id === id) for (const f of e.followers) ids.add(f.id);
+  };
+  for (const [, data] of queryClient.getQueriesData<{ exhibits: Exhibit[] }>({ queryKey: queryKeys.exhibits })) data?.exhibits?.forEach(note);
+  for (const [, data] of queryClient.getQueriesData<Exhibit>({ queryKey: queryKeys.exhibitRecords })) if (data) note(data);
+  for (const exhibitId of ids) void queryClient.invalidateQueries({ queryKey: queryKeys.exhibitFiles(exhibitId) });
+}
+
 /** Live events update every cached list and record they touch (spec section 4). */
 export function applyToCache(queryClient: QueryClient, message: ServerMessage): void {
   switch (message.type) {
@@ -47,6 +62,10 @@ export function applyToCache(queryClient: QueryClient, message: ServerMessage): 
       return;
     case 'exhibit.opModeChanged':
       patchExhibit(queryClient, message.exhibitId, { opMode: message.opMode, op_mode: message.opMode === 'On' });
+      return;
+    case 'exhibit.fileUploaded':
+    case 'exhibit.fileDeleted':
+      invalidateExhibitFiles(queryClient, message.exhibitId);
       return;
     case 'hardware.presenceChanged':
       patchHardware(queryClient, message.hardwareId, { online: message.online });

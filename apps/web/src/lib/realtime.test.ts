@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { CONSOLE_CLOSE } from '@plinth/shared';
+import { CONSOLE_CLOSE, type Exhibit } from '@plinth/shared';
+import { queryKeys } from './query-keys';
 import { RealtimeClient } from './realtime';
 import { applyToCache } from './realtime-cache';
 
@@ -73,5 +74,21 @@ describe('applyToCache', () => {
     queryClient.setQueryData(['exhibits'], { exhibits: [] });
     applyToCache(queryClient, { type: 'access.changed', exhibitIds: ['a'], hardwareIds: [] });
     expect(queryClient.getQueryState(['exhibits'])?.isInvalidated).toBe(true);
+  });
+
+  it('reads the file list again when a file of the exhibit, or of its leader, changed', async () => {
+    const queryClient = new QueryClient();
+    const exhibit = (id: string, leaderId: string | null, followers: string[] = []) =>
+      ({ id, leaderId, followers: followers.map((f) => ({ id: f, name: f, online: true, opMode: 'On' })) }) as unknown as Exhibit;
+    queryClient.setQueryData(queryKeys.exhibitsBySites(['s1']), { exhibits: [exhibit('leader', null), exhibit('follower', 'leader'), exhibit('other', null)] });
+    queryClient.setQueryData(queryKeys.exhibit('leader'), exhibit('leader', null, ['lone-follower']));
+    for (const id of ['leader', 'follower', 'lone-follower', 'other']) queryClient.setQueryData(queryKeys.exhibitFiles(id), { files: [], errors: [] });
+    const isStale = (id: string) => queryClient.getQueryState(queryKeys.exhibitFiles(id))?.isInvalidated;
+
+    applyToCache(queryClient, { type: 'exhibit.fileUploaded', exhibitId: 'leader', fileName: 'a.mp4' });
+    expect([isStale('leader'), isStale('follower'), isStale('lone-follower'), isStale('other')]).toEqual([true, true, true, false]);
+
+    applyToCache(queryClient, { type: 'exhibit.fileDeleted', exhibitId: 'other', fileName: 'a.mp4' });
+    expect(isStale('other')).toBe(true);
   });
 });

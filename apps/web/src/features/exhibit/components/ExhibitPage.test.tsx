@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Exhibit, Role } from '@plinth/shared';
+import type { Exhibit, ExhibitSetting, Role } from '@plinth/shared';
 import { UNSAVED_CHANGES_MESSAGE } from '../../../components/dialogs/UnsavedChangesDialog';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, ORG, serve, setting, SITE } from '../test/fixtures';
 import { ExhibitPage } from './ExhibitPage';
@@ -12,7 +12,7 @@ import { ExhibitPage } from './ExhibitPage';
 const OTHER = '00000000-0000-4000-8000-0000000000e7';
 const base = `/organization/${ORG}/site/${SITE}/exhibits`;
 
-type World = { exhibit: Exhibit; status?: number };
+type World = { exhibit: Exhibit; status?: number; settings?: ExhibitSetting[] };
 
 function serveWorld(world: World) {
   return serve((call) => {
@@ -42,7 +42,7 @@ function serveWorld(world: World) {
     if (call.path.endsWith('/manifest')) {
       return json(
         manifestBody({
-          settings: [
+          settings: world.settings ?? [
             setting({
               manifestId: 'sound',
               display: 'Sound',
@@ -52,6 +52,9 @@ function serveWorld(world: World) {
           ],
         }),
       );
+    }
+    if (call.path === '/content/files/ls' && call.query === `?exhibitId=${EXHIBIT}&siteId=${SITE}`) {
+      return json({ files: [{ name: 'intro.mp4', updated_at: '2026-01-01T00:00:00.000Z', size: 2048, organizational: false, sha256: 'ab' }], errors: [] });
     }
     if (call.path.endsWith('/opMode')) return json({ ok: true });
     if (call.path === `/auth/exhibit/${EXHIBIT}`)
@@ -144,13 +147,13 @@ describe('ExhibitPage', () => {
 
   it('shows the breadcrumb, the left list and the not-yet-available tabs', async () => {
     serveWorld({ exhibit: exhibitBody() });
-    renderAt(`${base}/${EXHIBIT}/files`);
+    renderAt(`${base}/${EXHIBIT}/scheduling`);
     expect(await screen.findByText('This tab is not available yet.')).toBeInTheDocument();
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(await within(crumbs).findByRole('link', { name: 'Acme Museum' })).toHaveAttribute('href', `/organization/${ORG}/sites`);
     expect(await within(crumbs).findByRole('link', { name: 'Main Hall' })).toHaveAttribute('href', `${base.replace('/exhibits', '')}/exhibits`);
     const nav = screen.getByRole('navigation', { name: 'Main Hall' });
-    expect(await within(nav).findByRole('link', { name: /Aquarium/ })).toHaveAttribute('href', `${base}/${OTHER}/files`);
+    expect(await within(nav).findByRole('link', { name: /Aquarium/ })).toHaveAttribute('href', `${base}/${OTHER}/scheduling`);
   });
 
   it('shows the logs of this exhibit on the logs tab and its reports on the reports tab', async () => {
@@ -219,5 +222,19 @@ describe('ExhibitPage', () => {
     await user.click(screen.getByRole('tab', { name: 'Overview' }));
     await waitFor(() => expect(location()).toBe(`${base}/${EXHIBIT}/overview`));
     expect(screen.queryByText(UNSAVED_CHANGES_MESSAGE)).not.toBeInTheDocument();
+  });
+
+  it('shows the files tab, and offers the same files to a FileSelection setting', async () => {
+    serveWorld({ exhibit: exhibitBody(), settings: [setting({ manifestId: 'attract', display: 'Attract video', type: 'FileSelection', value: '' })] });
+    const user = userEvent.setup();
+    renderAt(`${base}/${EXHIBIT}/files`);
+    expect(await screen.findByRole('heading', { name: 'Files (1)' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download intro.mp4' })).toBeInTheDocument();
+    expect(screen.queryByText('This tab is not available yet.')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'Settings' }));
+    await user.click(await screen.findByRole('textbox', { name: 'Attract video' }));
+    await user.click(await screen.findByRole('option', { name: 'intro.mp4' }));
+    expect(screen.getByText('Modified')).toBeInTheDocument();
   });
 });

@@ -31,6 +31,7 @@ import { ExhibitHardwareTab } from './ExhibitHardwareTab';
 import { ExhibitOverviewTab } from './ExhibitOverviewTab';
 import { ExhibitReportsTab } from './ExhibitReportsTab';
 import { ExhibitSettingsTab } from './ExhibitSettingsTab';
+import { ExhibitFilesTab } from './files/ExhibitFilesTab';
 
 type Dialog = 'opMode' | 'lock' | null;
 
@@ -105,6 +106,8 @@ function ExhibitScreen() {
         return <ExhibitSettingsTab exhibit={current} onDirtyChange={setSettingsDirty} />;
       case 'hardware':
         return <ExhibitHardwareTab exhibit={current} />;
+      case 'files':
+        return <ExhibitFilesTab exhibit={current} />;
       case 'logs':
         return <LogsView source={{ kind: 'exhibit', id: current.id }} />;
       case 'reports':

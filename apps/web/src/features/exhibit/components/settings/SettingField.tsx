@@ -5,6 +5,7 @@ import type { ExhibitSetting, SettingValue } from '@plinth/shared';
 import { paths } from '../../../../lib/paths';
 import { formatSettingValue } from '../../lib/format';
 import { pendingValueError } from '../../lib/settings-tree';
+import { FileSelectionField } from './FileSelectionField';
 import { RichTextSetting } from './RichTextSetting';
 
 export type SettingFieldProps = {
@@ -121,14 +122,7 @@ export function SettingField(props: SettingFieldProps) {
           />
         );
       case 'FileSelection':
-        return (
-          <Stack gap={2}>
-            <TextInput aria-label={label} value={typeof value === 'string' ? value : ''} readOnly disabled />
-            <Text size="xs" c="dimmed">
-              Choosing a file becomes available with the Files tab.
-            </Text>
-          </Stack>
-        );
+        return <FileSelectionField label={label} value={value} disabled={disabled} error={error} onChange={onChange} />;
       case 'StrapiContent':
         return contentServiceUrl ? (
           <Stack gap={2}>

@@ -11,6 +11,7 @@ import {
   type ExhibitCredential,
   type GatewayMessage,
   type GatewayMessageOf,
+  type SdkContentEntry,
   type SdkListItem,
   type SdkMessage,
 } from '../../shared/src/sdk-protocol.js';
@@ -41,6 +42,9 @@ export type ExhibitOptions = {
   maxQueuedLogs?: number;
 };
 
+/** A StrapiContent setting's chosen entry: its id and its fields as the content manager holds them. */
+export type ContentEntry = SdkContentEntry;
+
 /** A list item as the exhibit sees it: its name, position and values by setting id. */
 export type SettingListItemValues = { listName: string; order: number; values: Record<string, SettingValue> };
 
@@ -50,8 +54,11 @@ export type ExhibitEvents = {
   ready: [];
   /** A control was fired in the console; itemId names the button of a group control. */
   control: [{ id: string; itemId?: string }];
-  /** A setting value to apply (typed: booleans for toggles, numbers for integers). */
-  setting: [{ id: string; value: SettingValue }];
+  /**
+   * A setting value to apply (typed: booleans for toggles, numbers for integers). A StrapiContent
+   * setting also gives `content`: the chosen entry (null when none is chosen).
+   */
+  setting: [{ id: string; value: SettingValue; content?: ContentEntry | null }];
   /** A setting list changed (items created, copied, reordered, deleted or edited). */
   settingList: [{ id: string; items: SettingListItemValues[] }];
   opMode: [{ value: OpModeValue }];
@@ -98,6 +105,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private lastHeard = Date.now();
   private readonly settings = new Map<string, SettingValue>();
+  private readonly contents = new Map<string, ContentEntry | null>();
   private readonly settingLists = new Map<string, SdkListItem[]>();
   private readonly statuses = new Map<string, string | number | null>();
   private readonly unsentStatuses = new Set<string>();
@@ -154,6 +162,11 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
 
   getSetting(id: string): SettingValue | undefined {
     return this.settings.get(id);
+  }
+
+  /** A StrapiContent setting's chosen entry (null when none; undefined for other settings). */
+  getSettingContent(id: string): ContentEntry | null | undefined {
+    return this.contents.get(id);
   }
 
   getSettings(): Record<string, SettingValue> {
@@ -332,7 +345,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
         this.emit('control', message.itemId === undefined ? { id: message.controlId } : { id: message.controlId, itemId: message.itemId });
         return;
       case 'setting.changed':
-        this.applySetting(message.settingId, message.value);
+        this.applySetting(message.settingId, message.value, message.content);
         this.send({ type: 'ack', settings: [{ id: message.settingId, version: message.version }], listItems: [] });
         return;
       case 'settingList.changed':
@@ -363,7 +376,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   }
 
   private applySync(message: GatewayMessageOf<'exhibit.synced'>): void {
-    for (const s of message.settings) this.applySetting(s.settingId, s.value);
+    for (const s of message.settings) this.applySetting(s.settingId, s.value, s.content);
     for (const list of message.settingLists) this.applyList(list.listId, list.items);
     for (const status of message.statuses) if (!this.statuses.has(status.statusId)) this.statuses.set(status.statusId, status.value);
     if (this.pendingOpMode) {
@@ -390,11 +403,15 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     }
   }
 
-  private applySetting(id: string, value: SettingValue): void {
-    const known = this.settings.has(id);
-    if (known && this.settings.get(id) === value) return;
+  /** Emits `setting` when the value (or a StrapiContent setting's entry) changed. */
+  private applySetting(id: string, value: SettingValue, content?: ContentEntry | null): void {
+    const hasContent = content !== undefined;
+    const isSameValue = this.settings.has(id) && this.settings.get(id) === value;
+    const isSameContent = !hasContent || (this.contents.has(id) && JSON.stringify(this.contents.get(id)) === JSON.stringify(content));
+    if (isSameValue && isSameContent) return;
     this.settings.set(id, value);
-    this.emit('setting', { id, value });
+    if (hasContent) this.contents.set(id, content);
+    this.emit('setting', hasContent ? { id, value, content } : { id, value });
   }
 
   private applyList(id: string, items: SdkListItem[]): void {

@@ -94,6 +94,7 @@ export type SdkFile = z.infer<typeof SdkFileSchema>;
 
 /** A StrapiContent setting's chosen entry as the exhibit receives it: its id and its fields. */
 export const SdkContentEntrySchema = z.object({ id: z.union([z.string(), z.number()]) }).catchall(z.unknown());
+export type SdkContentEntry = z.infer<typeof SdkContentEntrySchema>;
 
 /** One list item as the exhibit receives it. */
 export const SdkListItemSchema = z.object({

@@ -1,6 +1,6 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { SettingValue, SettingValues, StatusValue } from '@plinth/shared';
-import { id, ownedBy, updatedAt } from './columns.js';
+import { id, jsonValue, ownedBy, updatedAt } from './columns.js';
 import { exhibits, exhibitTokens } from './schema-core.js';
 
 /**
@@ -30,8 +30,8 @@ export const exhibitStatuses = pgTable(
     manifestId: text('manifest_id').notNull(),
     type: text('type', { enum: ['String', 'Integer', 'Date', 'Color'] }).notNull(),
     display: text('display').notNull(),
-    defaultValue: jsonb('default_value').$type<StatusValue>(),
-    value: jsonb('value').$type<StatusValue>(),
+    defaultValue: jsonValue<StatusValue>('default_value'),
+    value: jsonValue<StatusValue>('value'),
     order: integer('order').notNull().default(0),
     /** When the exhibit last set the value (null: never). */
     valueUpdatedAt: timestamp('value_updated_at', { withTimezone: true }),
@@ -113,8 +113,8 @@ export const exhibitSettings = pgTable(
     /** The validated manifest definition (items, min, max, contentType, ...). */
     definition: jsonb('definition').notNull(),
     /** Written only after checkSettingValue (the values of the setting's type). */
-    defaultValue: jsonb('default_value').$type<SettingValue>(),
-    value: jsonb('value').$type<SettingValue>(),
+    defaultValue: jsonValue<SettingValue>('default_value'),
+    value: jsonValue<SettingValue>('value'),
     /** Increases on every save; the exhibit acknowledges the version it applied. */
     version: integer('version').notNull().default(1),
     appliedVersion: integer('applied_version').notNull().default(0),

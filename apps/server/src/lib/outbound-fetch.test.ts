@@ -267,6 +267,22 @@ describe('createOutboundFetch', () => {
     }
   });
 
+  it('streams an answer of any size when asked, and times out a body that stops', async () => {
+    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHostsForTests: [target.host, hangingHost], maxBodyBytes: 1024 });
+    const big = await outbound(`${target.url}/big`, { stream: true });
+    expect(big.status).toBe(200);
+    expect(await big.text()).toBe('x'.repeat(2048));
+    const started = Date.now();
+    const stalled = await outbound(`http://${hangingHost}/slow-body`, { stream: true, timeoutMs: 300, idleTimeoutMs: 300 });
+    expect(stalled.status).toBe(200);
+    const error = await failure(stalled.text());
+    expect(error).toBeInstanceOf(Error);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const silent = await failure(outbound(`http://${hangingHost}/silent`, { stream: true, timeoutMs: 300 }));
+    expect((silent as OutboundError).reason).toBe('timeout');
+    target.calls.length = 0;
+  });
+
   it('refuses other schemes and answers larger than the limit', async () => {
     const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHostsForTests: [target.host], maxBodyBytes: 1024 });
     for (const url of ['ftp://example.com/x', 'file:///etc/passwd', 'not a url']) {

@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
+import { Readable } from 'node:stream';
 import { AppError } from './app-error.js';
 import { ipv6Groups } from './ip-address.js';
 
@@ -20,6 +21,17 @@ export type OutboundRequest = {
   body?: string;
   /** Whole request, redirects and body included; default the client's `timeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Answer as soon as the headers arrive, the body streaming and unbounded in size (a media
+   * file): `timeoutMs` then bounds the wait for the headers only. The caller must read or cancel
+   * the body.
+   */
+  stream?: boolean;
+  /**
+   * With `stream`: the body fails with a timeout after this long without a byte (default 60 s;
+   * a reader that stops reading, e.g. a paused video, also stops the bytes).
+   */
+  idleTimeoutMs?: number;
 };
 
 /** One address a host name resolves to. */
@@ -59,6 +71,7 @@ export class OutboundError extends Error {
 export type AddressClass = 'public' | 'private' | 'loopback' | 'link-local' | 'metadata' | 'unspecified' | 'reserved';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_REDIRECTS = 3;
 const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -232,7 +245,9 @@ async function checkedAddresses(
 /** Sends the request hop by hop, checking every address it connects to, and answers the last hop's answer. */
 async function fetchChecked(policy: OutboundPolicy, input: string, request: OutboundRequest): Promise<Response> {
   const timeoutMs = request.timeoutMs ?? policy.timeoutMs;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
+  const { signal } = controller;
   const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   let hop: Hop = { url: parseTarget(input, false), method: (request.method ?? 'GET').toUpperCase(), headers, body: request.body };
   try {
@@ -241,7 +256,9 @@ async function fetchChecked(policy: OutboundPolicy, input: string, request: Outb
       const answer = await send(hop, addresses, signal);
       const location = answer.headers.location;
       if (!REDIRECT_STATUSES.has(answer.statusCode ?? 0) || !location) {
-        return await toResponse(answer, policy.maxBodyBytes);
+        if (!request.stream) return await toResponse(answer, policy.maxBodyBytes);
+        clearTimeout(timer);
+        return toStreamingResponse(answer, { host: hop.url.host, timeoutMs: request.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
       }
       answer.resume();
       if (count >= policy.maxRedirects) {
@@ -255,6 +272,8 @@ async function fetchChecked(policy: OutboundPolicy, input: string, request: Outb
       throw new OutboundError('timeout', `${hop.url.host} did not answer within ${timeoutMs / 1000} s.`, { cause: error });
     }
     throw new OutboundError('unreachable', `${hop.url.host} could not be reached.`, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -294,6 +313,28 @@ function send(hop: Hop, addresses: ResolvedAddress[], signal: AbortSignal): Prom
   });
 }
 
+function responseHeaders(answer: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, item);
+  }
+  return headers;
+}
+
+/**
+ * The answer as a fetch Response whose body streams from the socket (backpressure kept;
+ * cancelling the body closes the connection). `timeoutMs` without a byte fails the body.
+ */
+function toStreamingResponse(answer: http.IncomingMessage, idle: { host: string; timeoutMs: number }): Response {
+  answer.setTimeout(idle.timeoutMs, () => {
+    answer.destroy(new OutboundError('timeout', `${idle.host} stopped sending for ${idle.timeoutMs / 1000} s.`));
+  });
+  const status = answer.statusCode ?? 502;
+  if (NULL_BODY_STATUSES.has(status)) answer.resume();
+  const body = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(answer) as ReadableStream<Uint8Array>);
+  return new Response(body, { status, headers: responseHeaders(answer) });
+}
+
 /** The answer as a fetch Response, its body read up to `limit` bytes. */
 async function toResponse(answer: http.IncomingMessage, limit: number): Promise<Response> {
   const chunks: Buffer[] = [];
@@ -306,10 +347,6 @@ async function toResponse(answer: http.IncomingMessage, limit: number): Promise<
     }
     chunks.push(chunk);
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    for (const item of [value ?? []].flat()) headers.append(name, item);
-  }
   const status = answer.statusCode ?? 502;
-  return new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers });
+  return new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers: responseHeaders(answer) });
 }

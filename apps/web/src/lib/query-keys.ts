@@ -40,6 +40,8 @@ export const queryKeys = {
   exhibitTokens: (id: string) => ['exhibit-runtime', id, 'tokens'] as const,
   /** The files an exhibit shows (its leader's for a follower) and the organizational ones; live file events invalidate it. */
   exhibitFiles: (id: string) => ['exhibit-runtime', id, 'files'] as const,
+  /** The content-manager entries a StrapiContent setting of an exhibit offers (pages). */
+  strapiContent: (exhibitId: string, settingId: string) => ['strapi-content', exhibitId, settingId] as const,
   /** All hardware lists start with 'hardware-list'. */
   hardwareLists: ['hardware-list'] as const,
   hardwareBySite: (siteId: string) => ['hardware-list', 'site', siteId] as const,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORG_FILE_PREFIX } from '../constants.js';
 import { Id } from './common.js';
 
 /**
@@ -7,8 +8,8 @@ import { Id } from './common.js';
  * only, so the SDK can compile it in.
  */
 
-/** Names of organizational files (the content manager's media library) begin with this. */
-export const ORG_FILE_PREFIX = '[ORG]';
+/** Names of organizational files (the content manager's media library) begin with this (constants.ts). */
+export { ORG_FILE_PREFIX };
 /** The longest file name, in UTF-8 bytes (what common file systems allow). */
 export const MAX_FILE_NAME_BYTES = 255;
 /** The default upload limit (MAX_FILE_BYTES): 2 GiB. */

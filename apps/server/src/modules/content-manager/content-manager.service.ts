@@ -1,11 +1,10 @@
-import { SETTING_IDS, type ContentManagerConfig } from '@plinth/shared';
+import type { ContentManagerConfig } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
 import { requireOrganization } from '../organization/organization.service.js';
-import { findSettingRow } from '../settings/settings.repository.js';
-import { openContentManagerConfig } from './content-manager-config.service.js';
 import { strapiAdminLogin, strapiLocalAuth } from './content-manager.client.js';
+import { loadContentManagerConfig } from './strapi-connection.service.js';
 
 /**
  * The login link data for the embedded content-manager frame: signs in with the organization's
@@ -32,10 +31,7 @@ export async function createContentManagerApiAuth(
 
 async function loadConfig(deps: AppDeps, grants: Grants, organizationId: string): Promise<ContentManagerConfig> {
   await requireOrganization(deps, grants, { id: organizationId, right: 'view' });
-  const row = await findSettingRow(deps.db, { scope: 'organization', id: organizationId }, SETTING_IDS.contentManager);
-  const config = openContentManagerConfig(deps.secrets, organizationId, row?.value ?? '');
-  if (!config?.url) {
-    throw new AppError('ValidationError', 'The content manager URL is not configured for this organization.');
-  }
-  return { ...config, url: config.url.replace(/\/+$/, '') };
+  const config = await loadContentManagerConfig(deps, organizationId);
+  if (!config) throw new AppError('ValidationError', 'The content manager URL is not configured for this organization.');
+  return config;
 }

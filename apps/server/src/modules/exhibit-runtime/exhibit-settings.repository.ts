@@ -31,15 +31,19 @@ export async function listSettingLists(db: Db, exhibitId: string): Promise<Setti
   return db.select().from(exhibitSettingLists).where(eq(exhibitSettingLists.exhibitId, exhibitId));
 }
 
-/** Saves a plain setting's value as a new version; answers the versions, or nothing when the setting is gone. */
+/**
+ * Saves a plain setting's value as a new version, with a StrapiContent setting's chosen entry
+ * (`content`; left as it is when undefined); answers the versions, or nothing when the setting is gone.
+ */
 export async function updateSettingValue(
   db: Db,
   exhibitId: string,
-  change: { manifestId: string; value: SettingValue },
+  change: { manifestId: string; value: SettingValue; content?: Record<string, unknown> | null },
 ): Promise<{ version: number; appliedVersion: number } | undefined> {
+  const content = change.content === undefined ? {} : { content: change.content };
   const [row] = await db
     .update(exhibitSettings)
-    .set({ value: change.value, version: sql`${exhibitSettings.version} + 1`, updatedAt: new Date() })
+    .set({ value: change.value, ...content, version: sql`${exhibitSettings.version} + 1`, updatedAt: new Date() })
     .where(and(eq(exhibitSettings.exhibitId, exhibitId), eq(exhibitSettings.listManifestId, ''), eq(exhibitSettings.manifestId, change.manifestId)))
     .returning({ version: exhibitSettings.version, appliedVersion: exhibitSettings.appliedVersion });
   return row;

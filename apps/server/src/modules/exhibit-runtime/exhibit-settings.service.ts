@@ -2,6 +2,8 @@ import { checkSettingValue, type ManifestSetting, type SettingValue, type Settin
 import { presentSettingChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ContentEntry } from '../content-manager/content-manager.presenter.js';
+import { getStrapiEntry } from '../content-manager/strapi-content.service.js';
 import { recordExhibit, shownValue } from '../logging/records.js';
 import { listFollowerIds, loadRuntimeRows, type ExhibitRuntimeRows, type ExhibitState, type SettingListRow, type SettingRow } from './exhibit-runtime.repository.js';
 import { getExhibitState } from './exhibit-runtime.service.js';
@@ -66,21 +68,42 @@ export async function saveSetting(deps: AppDeps, exhibitId: string, save: Settin
   const state = await getExhibitState(deps, exhibitId);
   assertNotFollower(state);
   const target = await findSetting(deps, exhibitId, save);
-  const checked = checkSettingValue(target.setting.definition as ManifestSetting, save.value);
+  const definition = target.setting.definition as ManifestSetting;
+  const checked = checkSettingValue(definition, save.value);
   if (!checked.ok) throw new AppError('ValidationError', checked.message);
   if (target.list) await saveListItemValue(deps, { exhibitId, target, listName: save.listName!, value: checked.value });
-  else await savePlainSetting(deps, exhibitId, { manifestId: target.setting.manifestId, value: checked.value });
+  else {
+    const content = await readChosenContent(deps, { exhibitId, definition, value: checked.value });
+    await savePlainSetting(deps, exhibitId, { manifestId: target.setting.manifestId, value: checked.value, content });
+  }
   const where = target.list ? ` of "${save.listName}" in list "${target.list.manifestId}"` : '';
   const message = `Setting "${target.setting.manifestId}"${where} saved by ${save.by ?? 'the server'}: ${shownValue(checked.value)}`;
   recordExhibit(deps.logs, exhibitId, { eventType: 'setting', message });
   await copyToFollowers(deps, { leaderId: exhibitId, only: { settingId: target.setting.manifestId, listId: target.list?.manifestId } });
 }
 
-async function savePlainSetting(deps: AppDeps, exhibitId: string, change: { manifestId: string; value: SettingValue }): Promise<void> {
+/**
+ * A StrapiContent setting's chosen entry, read now from the organization's content manager (null
+ * when none is chosen); undefined for the other types, whose rows hold no content.
+ */
+async function readChosenContent(
+  deps: AppDeps,
+  choice: { exhibitId: string; definition: ManifestSetting; value: SettingValue },
+): Promise<ContentEntry | null | undefined> {
+  const { definition, value } = choice;
+  if (definition.type !== 'StrapiContent') return undefined;
+  if (value === null) return null;
+  return getStrapiEntry(deps, { exhibitId: choice.exhibitId, contentType: definition.contentType, contentId: String(value) });
+}
+
+/** A plain setting's new value (and a StrapiContent setting's entry): stored, sent to the exhibit, published to consoles. */
+type PlainSettingChange = { manifestId: string; value: SettingValue; content?: ContentEntry | null };
+
+async function savePlainSetting(deps: AppDeps, exhibitId: string, change: PlainSettingChange): Promise<void> {
   const row = await updateSettingValue(deps.db, exhibitId, change);
   if (!row) return;
-  const { manifestId, value } = change;
-  deps.exhibitGateway.send(exhibitId, presentSettingMessage({ manifestId, value, version: row.version }));
+  const { manifestId, value, content } = change;
+  deps.exhibitGateway.send(exhibitId, presentSettingMessage({ manifestId, value, version: row.version, content }));
   deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: manifestId, value, applied: false }));
 }
 
@@ -107,7 +130,11 @@ async function listChanged(deps: AppDeps, exhibitId: string, listId: string): Pr
 /** A StrapiContent setting's chosen content id (null: none), and who chose it. */
 export type StrapiContentSave = { settingId: string; contentId: string | number | null; by?: string };
 
-/** PUT .../strapi-content/{settingId}: the content id chosen for a StrapiContent setting. */
+/**
+ * PUT .../strapi-content/{settingId}: the content id chosen for a StrapiContent setting. The
+ * entry is read from the content manager (NotFound when it has none of that id); the value is the
+ * id as text and the entry (id and fields) goes to the exhibit with it. Null clears both.
+ */
 export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: StrapiContentSave): Promise<void> {
   const target = await findSetting(deps, exhibitId, { settingId: save.settingId });
   if (target.setting.type !== 'StrapiContent') {
@@ -147,9 +174,24 @@ async function copyPlainSettings(deps: AppDeps, copy: FollowerRows & { settingId
     const dest = follower.settings.find((s) => s.listManifestId === '' && s.manifestId === source.manifestId);
     if (!dest || dest.type !== source.type) continue;
     const checked = checkSettingValue(dest.definition as ManifestSetting, source.value);
-    if (!checked.ok || JSON.stringify(checked.value) === JSON.stringify(dest.value)) continue;
-    await savePlainSetting(deps, followerId, { manifestId: dest.manifestId, value: checked.value });
+    if (!checked.ok) continue;
+    const content = copiedContent(source, dest);
+    if (content === false) continue;
+    const isSame = JSON.stringify(checked.value) === JSON.stringify(dest.value) && JSON.stringify(content ?? null) === JSON.stringify(dest.content ?? null);
+    if (isSame) continue;
+    await savePlainSetting(deps, followerId, { manifestId: dest.manifestId, value: checked.value, content });
   }
+}
+
+/**
+ * The content a follower's setting takes with the leader's value: a StrapiContent setting the
+ * leader's entry (only when both read the same content type; false: not copied), others none.
+ */
+function copiedContent(source: SettingRow, dest: SettingRow): ContentEntry | null | undefined | false {
+  if (source.type !== 'StrapiContent') return undefined;
+  const typeOf = (row: SettingRow) => (row.definition as Extract<ManifestSetting, { type: 'StrapiContent' }>).contentType;
+  if (typeOf(source) !== typeOf(dest)) return false;
+  return (source.content ?? null) as ContentEntry | null;
 }
 
 async function copyList(deps: AppDeps, copy: FollowerRows & { sourceList: SettingListRow }): Promise<void> {

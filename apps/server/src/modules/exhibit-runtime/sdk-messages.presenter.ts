@@ -1,5 +1,5 @@
-import type { GatewayMessageOf, OpMode, SdkListItem, SettingValue, StatusValue } from '@plinth/shared';
-import type { ExhibitRuntimeRows, SettingListItemRow, SettingListRow } from './exhibit-runtime.repository.js';
+import type { GatewayMessageOf, OpMode, SdkContentEntry, SdkListItem, SettingValue, StatusValue } from '@plinth/shared';
+import type { ExhibitRuntimeRows, SettingListItemRow, SettingListRow, SettingRow } from './exhibit-runtime.repository.js';
 
 /**
  * What the server sends an exhibit (packages/shared/src/sdk-protocol.ts, GatewayMessageSchema),
@@ -26,7 +26,7 @@ export function presentSync(rows: ExhibitRuntimeRows, opMode: OpMode): GatewayMe
     opMode,
     settings: rows.settings
       .filter((s) => s.listManifestId === '')
-      .map((s) => ({ settingId: s.manifestId, value: s.value as SettingValue, version: s.version })),
+      .map((s) => ({ settingId: s.manifestId, value: s.value as SettingValue, version: s.version, ...contentOf(s) })),
     settingLists: rows.lists.map((l) => {
       const list = presentSdkList(l, rows.listItems);
       return { listId: list.listId, items: list.items };
@@ -40,9 +40,24 @@ export function presentControlFired(control: { manifestId: string; itemId?: stri
   return { type: 'control.fired', controlId: control.manifestId, ...(control.itemId ? { itemId: control.itemId } : {}) };
 }
 
-/** A saved setting value with the version the exhibit acknowledges. */
-export function presentSettingMessage(setting: { manifestId: string; value: SettingValue; version: number }): GatewayMessageOf<'setting.changed'> {
-  return { type: 'setting.changed', settingId: setting.manifestId, value: setting.value, version: setting.version };
+/** A StrapiContent setting's chosen entry (null when none), as `content`; nothing for the other types. */
+function contentOf(setting: Pick<SettingRow, 'type' | 'content'>): { content?: SdkContentEntry | null } {
+  // Stored only after it was read from the content manager with its id (strapi-content.service.ts).
+  return setting.type === 'StrapiContent' ? { content: (setting.content ?? null) as SdkContentEntry | null } : {};
+}
+
+/**
+ * A saved setting value with the version the exhibit acknowledges; a StrapiContent setting's
+ * message carries its chosen entry (`content`, null when none).
+ */
+export function presentSettingMessage(setting: {
+  manifestId: string;
+  value: SettingValue;
+  version: number;
+  content?: Record<string, unknown> | null;
+}): GatewayMessageOf<'setting.changed'> {
+  const message: GatewayMessageOf<'setting.changed'> = { type: 'setting.changed', settingId: setting.manifestId, value: setting.value, version: setting.version };
+  return setting.content === undefined ? message : { ...message, content: setting.content as SdkContentEntry | null };
 }
 
 export function presentOpModeMessage(opMode: OpMode): GatewayMessageOf<'opMode.changed'> {

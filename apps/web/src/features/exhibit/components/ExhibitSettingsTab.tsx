@@ -176,6 +176,7 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
     return (
       <SettingField
         key={editKey(target)}
+        exhibitId={exhibit.id}
         setting={setting}
         value={p ? p.value : setting.value}
         isModified={Boolean(p)}

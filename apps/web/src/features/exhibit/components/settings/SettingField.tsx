@@ -1,14 +1,14 @@
-import { Anchor, Badge, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
+import { Badge, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import { Link } from 'react-router';
 import type { ExhibitSetting, SettingValue } from '@plinth/shared';
-import { paths } from '../../../../lib/paths';
-import { formatSettingValue } from '../../lib/format';
 import { pendingValueError } from '../../lib/settings-tree';
 import { FileSelectionField } from './FileSelectionField';
 import { RichTextSetting } from './RichTextSetting';
+import { StrapiContentField } from './StrapiContentField';
 
 export type SettingFieldProps = {
+  /** The exhibit the setting belongs to (StrapiContent settings list their options through it). */
+  exhibitId: string;
   setting: ExhibitSetting;
   /** The value shown: the pending edit, else the saved value. */
   value: SettingValue;
@@ -20,7 +20,10 @@ export type SettingFieldProps = {
   disabledReason?: string | null;
   onChange: (value: SettingValue) => void;
   organizationId: string;
-  /** The organization's content service URL; null when it is not set or not readable. */
+  /**
+   * The organization's content service URL; null when it is not set or not readable (a StrapiContent
+   * setting asks the server, which knows either way).
+   */
   contentServiceUrl: string | null;
 };
 
@@ -56,7 +59,7 @@ function StateBadge({ isModified, isApplied }: { isModified: boolean; isApplied:
 
 /** One setting with the input of its type, its Modified or applied state and its limits. */
 export function SettingField(props: SettingFieldProps) {
-  const { setting, value, isModified, isApplied, disabled, disabledReason, onChange, organizationId, contentServiceUrl } = props;
+  const { exhibitId, setting, value, isModified, isApplied, disabled, disabledReason, onChange, organizationId } = props;
   const label = setting.display;
   const error = isModified ? pendingValueError(setting, value) : null;
 
@@ -124,20 +127,16 @@ export function SettingField(props: SettingFieldProps) {
       case 'FileSelection':
         return <FileSelectionField label={label} value={value} disabled={disabled} error={error} onChange={onChange} />;
       case 'StrapiContent':
-        return contentServiceUrl ? (
-          <Stack gap={2}>
-            <TextInput aria-label={label} value={formatSettingValue(setting, value)} readOnly disabled />
-            <Text size="xs" c="dimmed">
-              Choosing content from the content service ({setting.contentType}) is not available yet.
-            </Text>
-          </Stack>
-        ) : (
-          <Text size="sm" c="red">
-            You need to set a Strapi URL to select content.{' '}
-            <Anchor component={Link} to={paths.organization(organizationId, 'settings')} size="sm">
-              Organization settings
-            </Anchor>
-          </Text>
+        return (
+          <StrapiContentField
+            exhibitId={exhibitId}
+            organizationId={organizationId}
+            setting={setting}
+            value={value}
+            disabled={disabled}
+            label={label}
+            onChange={onChange}
+          />
         );
     }
   })();

@@ -119,7 +119,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
         // Running servers learn of account changes through the hub when they share REDIS_URL.
         hub,
         mailer: createMailer({ transport: config.mailTransport, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
-        outbound: createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE }),
+        outbound: createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, allowLoopbackHosts: config.OUTBOUND_ALLOW_LOOPBACK }),
         // No command reads stored secrets; the key (and its file) stay the server's.
         secrets: createDetachedSecretBox(),
         files: createFileStore({ dataDir: config.dataDir }),

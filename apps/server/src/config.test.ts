@@ -29,6 +29,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ SUPPORT_EMAIL: 'nobody' })).toThrow(/SUPPORT_EMAIL/);
   });
 
+  it('fetches no loopback address by default and reads OUTBOUND_ALLOW_LOOPBACK as loopback host:port pairs', () => {
+    expect(loadConfig({}).OUTBOUND_ALLOW_LOOPBACK).toEqual([]);
+    expect(loadConfig({ OUTBOUND_ALLOW_LOOPBACK: '127.0.0.1:1337, LOCALHOST:8080,[::1]:9' }).OUTBOUND_ALLOW_LOOPBACK).toEqual([
+      '127.0.0.1:1337',
+      'localhost:8080',
+      '[::1]:9',
+    ]);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_LOOPBACK: '10.0.0.1:1337' })).toThrow(/OUTBOUND_ALLOW_LOOPBACK/);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_LOOPBACK: '127.0.0.1' })).toThrow(/OUTBOUND_ALLOW_LOOPBACK/);
+  });
+
   it('trusts no proxy by default and reads TRUST_PROXY as a list of addresses and ranges', () => {
     expect(loadConfig({}).TRUST_PROXY).toEqual([]);
     expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 127.0.0.1,::1 , fd00::/8,loopback' }).TRUST_PROXY).toEqual([

@@ -34,6 +34,18 @@ const ProxyList = z
     return entries;
   });
 
+/** A comma-separated list of loopback `host:port` pairs (`127.0.0.1:1337`, `[::1]:1337`, `localhost:1337`). */
+const LoopbackHostList = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const entries = value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+    for (const entry of entries.filter((e) => !/^(127(\.\d{1,3}){3}|\[::1\]|localhost):\d{1,5}$/.test(e))) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not a loopback host:port such as 127.0.0.1:1337` });
+    }
+    return entries;
+  });
+
 const Bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1')
@@ -79,6 +91,8 @@ const ConfigSchema = z.object({
   ANALYTICS_URL: OptionalUrl,
   /** Let the server fetch private (LAN) addresses a user configures, e.g. a content manager on the venue network. */
   OUTBOUND_ALLOW_PRIVATE: Bool.default(false),
+  /** Loopback `host:port` pairs the server may fetch: a content manager on the same machine (`127.0.0.1:1337`). */
+  OUTBOUND_ALLOW_LOOPBACK: LoopbackHostList,
   /** Encrypts stored secrets; unset, DATA_DIR/secret.key (lib/secret-key.ts). */
   SECRET_KEY: z
     .string()

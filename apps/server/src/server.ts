@@ -74,7 +74,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     hub = config.REDIS_URL ? await createRedisHub(config.REDIS_URL, logger) : createInProcessHub();
     const secrets = createSecretBox(loadSecretKey(config, logger));
     await encryptClearContentManagerSecrets({ db: database.db, secrets, logger });
-    const outbound = overrides.outbound ?? createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE });
+    const outbound = overrides.outbound ?? createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, allowLoopbackHosts: config.OUTBOUND_ALLOW_LOOPBACK });
     const clock = overrides.clock ?? systemClock;
     const background = createBackgroundTasks(logger);
     const logs = createLogRecorder({ config, db: database.db, hub, clock, logger });

@@ -178,7 +178,7 @@ describe('createOutboundFetch', () => {
     const port = new URL(target.url).port;
     const outbound = createOutboundFetch({
       allowPrivate: false,
-      allowLoopbackHostsForTests: [`cms.test:${port}`],
+      allowLoopbackHosts: [`cms.test:${port}`],
       resolve: async () => answers[lookups++]!,
     });
     const res = await outbound(`http://cms.test:${port}/ok`);
@@ -189,7 +189,7 @@ describe('createOutboundFetch', () => {
   });
 
   it('follows redirects on allowed hosts and checks every hop', async () => {
-    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHostsForTests: [target.host] });
+    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHosts: [target.host] });
     const followed = await outbound(`${target.url}/hop`);
     expect(followed.status).toBe(200);
     expect(target.calls).toEqual(['GET /hop', 'GET /ok']);
@@ -213,7 +213,7 @@ describe('createOutboundFetch', () => {
   });
 
   it('never resends a request body to another origin', async () => {
-    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHostsForTests: [target.host, other.host] });
+    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHosts: [target.host, other.host] });
     const body = JSON.stringify({ password: 'secret' });
     const kept = await failure(outbound(`${target.url}/to-other`, { method: 'POST', body }));
     expect((kept as AppError).code).toBe('ExternalServiceError');
@@ -257,7 +257,7 @@ describe('createOutboundFetch', () => {
   });
 
   it('times out when the server does not answer, or stops sending', async () => {
-    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHostsForTests: [hangingHost], timeoutMs: 300 });
+    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHosts: [hangingHost], timeoutMs: 300 });
     for (const path of ['/silent', '/slow-body']) {
       const started = Date.now();
       const error = await failure(outbound(`http://${hangingHost}${path}`).then((res) => res.text()));
@@ -268,7 +268,7 @@ describe('createOutboundFetch', () => {
   });
 
   it('streams an answer of any size when asked, and times out a body that stops', async () => {
-    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHostsForTests: [target.host, hangingHost], maxBodyBytes: 1024 });
+    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHosts: [target.host, hangingHost], maxBodyBytes: 1024 });
     const big = await outbound(`${target.url}/big`, { stream: true });
     expect(big.status).toBe(200);
     expect(await big.text()).toBe('x'.repeat(2048));
@@ -284,7 +284,7 @@ describe('createOutboundFetch', () => {
   });
 
   it('refuses other schemes and answers larger than the limit', async () => {
-    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHostsForTests: [target.host], maxBodyBytes: 1024 });
+    const outbound = createOutboundFetch({ allowPrivate: false, allowLoopbackHosts: [target.host], maxBodyBytes: 1024 });
     for (const url of ['ftp://example.com/x', 'file:///etc/passwd', 'not a url']) {
       expect(((await failure(outbound(url))) as AppError).code, url).toBe('ValidationError');
     }

@@ -41,11 +41,11 @@ export type OutboundOptions = {
   /** OUTBOUND_ALLOW_PRIVATE: allow 10/8, 172.16/12, 192.168/16, 100.64/10 and fc00::/7 (a LAN content manager). */
   allowPrivate: boolean;
   /**
-   * Tests only, never read from configuration: `host:port` pairs (as in a URL, e.g.
-   * `127.0.0.1:4010`) whose loopback addresses may be fetched, for stand-ins of external services
-   * on the test machine. Every other loopback address stays refused.
+   * OUTBOUND_ALLOW_LOOPBACK: `host:port` pairs (as in a URL, e.g. `127.0.0.1:1337`) whose
+   * loopback addresses may be fetched: a content manager on the same machine, or a stand-in of
+   * one in tests. Every other loopback address stays refused.
    */
-  allowLoopbackHostsForTests?: readonly string[];
+  allowLoopbackHosts?: readonly string[];
   /** DNS; default the system resolver (dns.lookup, all addresses). */
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
   /** Default 10 s. */
@@ -190,7 +190,7 @@ type Hop = { url: URL; method: string; headers: Record<string, string>; body: st
 export function createOutboundFetch(options: OutboundOptions): OutboundFetch {
   const policy: OutboundPolicy = {
     allowPrivate: options.allowPrivate,
-    loopbackHosts: new Set((options.allowLoopbackHostsForTests ?? []).map((h) => h.toLowerCase())),
+    loopbackHosts: new Set((options.allowLoopbackHosts ?? []).map((h) => h.toLowerCase())),
     resolve: options.resolve ?? systemResolve,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,

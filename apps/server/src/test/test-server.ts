@@ -78,7 +78,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   });
   const outbound = createOutboundFetch({
     allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
-    allowLoopbackHostsForTests: options.allowLoopbackHosts,
+    allowLoopbackHosts: options.allowLoopbackHosts,
   });
   const server = await startServer(config, { logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), clock: options.clock, outbound });
   const signIn = async (email: string, password: string) => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { startFakeStrapi, type FakeStrapi } from '../apps/server/src/test/fake-strapi.js';
 import { MailCapture, linkIn, type CapturedMail } from '../apps/server/src/test/mail-capture.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../apps/server/src/test/postgres.js';
 
@@ -36,6 +37,11 @@ export type Plinth = {
   databaseUrl: string;
   /** The server's output, for failure reports. */
   logFile: string;
+  /**
+   * A stand-in of an organization's content manager (Strapi is a third party): a small HTTP server
+   * answering like Strapi's REST API, which this server may reach (OUTBOUND_ALLOW_LOOPBACK).
+   */
+  strapi: FakeStrapi;
 };
 
 /** A free TCP port on 127.0.0.1 (closed again before the server takes it). */
@@ -88,6 +94,7 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
   const dbUrl = databaseUrl(dbName);
   const mail = new MailCapture();
   const smtpUrl = await mail.start();
+  const strapi = await startFakeStrapi();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-e2e-'));
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
@@ -110,6 +117,7 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
     THROTTLE_MAILS_PER_ADDRESS: '1000',
     THROTTLE_MAILS_PER_SENDER: '1000',
     SUPPORT_EMAIL: 'support@plinth.test',
+    OUTBOUND_ALLOW_LOOPBACK: new URL(strapi.url).host,
     WEB_DIST,
   };
   const child = spawn(process.execPath, [...NODE_ARGS, SERVER_MAIN], { cwd: ROOT, env, stdio: ['ignore', log, log] });
@@ -117,6 +125,7 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
     await stopChild(child);
     fs.closeSync(log);
     await mail.close();
+    await strapi.close();
     await adminQuery(`drop database if exists ${dbName} with (force)`);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
@@ -131,7 +140,7 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
     await stop();
     throw error;
   }
-  return { plinth: { baseURL, mail, databaseUrl: dbUrl, logFile }, stop };
+  return { plinth: { baseURL, mail, databaseUrl: dbUrl, logFile, strapi }, stop };
 }
 
 /** Creates a user with an account and no access anywhere, through the real command line. */

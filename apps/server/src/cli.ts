@@ -122,7 +122,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
         outbound: createOutboundFetch({ allowPrivate: config.OUTBOUND_ALLOW_PRIVATE, allowLoopbackHosts: config.OUTBOUND_ALLOW_LOOPBACK }),
         // No command reads stored secrets; the key (and its file) stay the server's.
         secrets: createDetachedSecretBox(),
-        files: createFileStore({ dataDir: config.dataDir }),
+        files: await createFileStore(config.fileStore),
         exhibitGateway: createDetachedExhibitGateway(),
         hardwareGateway: createDetachedHardwareGateway(),
         // What a command records is stored before it ends; no lease is read (no console is live here).

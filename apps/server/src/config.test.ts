@@ -93,4 +93,61 @@ describe('configuration of what Plinth fetches and keeps', () => {
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1' }).OUTBOUND_ALLOW_PRIVATE).toBe(true);
     expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'yes' })).toThrow(/OUTBOUND_ALLOW_PRIVATE/);
   });
+
+  it('keeps files on local disk under DATA_DIR/store unless FILE_STORE_URL names an S3 bucket', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/plinth' }).fileStore).toEqual({ kind: 'local', root: '/srv/plinth/store' });
+    expect(loadConfig({ FILE_STORE_URL: '' }).fileStore.kind).toBe('local');
+  });
+
+  it('reads an S3 store: the bucket, a prefix, the endpoint and keys, path style with an endpoint', () => {
+    expect(
+      loadConfig({
+        FILE_STORE_URL: 's3://media.example/plinth/prod/',
+        S3_ENDPOINT: 'http://minio.internal:9000',
+        S3_ACCESS_KEY_ID: 'AKIA',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }).fileStore,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'media.example',
+      prefix: 'plinth/prod/',
+      region: 'us-east-1',
+      endpoint: 'http://minio.internal:9000',
+      credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+    // AWS itself: the default credential chain, virtual-hosted addresses, the region given.
+    expect(loadConfig({ FILE_STORE_URL: 's3://plinth-files', S3_REGION: 'eu-west-3' }).fileStore).toEqual({
+      kind: 's3',
+      bucket: 'plinth-files',
+      prefix: '',
+      region: 'eu-west-3',
+      endpoint: undefined,
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+    const virtualHosted = loadConfig({ FILE_STORE_URL: 's3://b12', S3_ENDPOINT: 'https://s3.example.org', S3_FORCE_PATH_STYLE: 'false' });
+    expect(virtualHosted.fileStore).toMatchObject({ forcePathStyle: false });
+  });
+
+  it('names the file-store variable that is wrong', () => {
+    for (const url of ['/data/files', 's3://', 's3://UPPER', 's3://ab', 's3://bucket/../x', 's3://bucket/a b', 'http://bucket']) {
+      expect(() => loadConfig({ FILE_STORE_URL: url })).toThrow(/FILE_STORE_URL: must be s3:\/\/bucket/);
+    }
+    expect(() => loadConfig({ FILE_STORE_URL: 's3://bucket', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ FILE_STORE_URL: 's3://bucket', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+    expect(() => loadConfig({ FILE_STORE_URL: 's3://bucket', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/S3_SECRET_ACCESS_KEY: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);
+    expect(() => loadConfig({ FILE_STORE_URL: 's3://bucket', S3_SECRET_ACCESS_KEY: 'secret' })).toThrow(/S3_ACCESS_KEY_ID: set/);
+    // An S3 setting without an S3 store would leave each node with files of its own.
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio.internal:9000' })).toThrow(/S3_ENDPOINT: is only read with FILE_STORE_URL=s3:/);
+    expect(() => loadConfig({ S3_REGION: 'eu-west-3' })).toThrow(/S3_REGION/);
+    expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: 'secret' })).toThrow(ConfigError);
+  });
+
+  it('limits uploads to MAX_FILE_BYTES, 2 GiB by default', () => {
+    expect(loadConfig({}).MAX_FILE_BYTES).toBe(2 * 1024 ** 3);
+    expect(loadConfig({ MAX_FILE_BYTES: '1048576' }).MAX_FILE_BYTES).toBe(1048576);
+    expect(() => loadConfig({ MAX_FILE_BYTES: '0' })).toThrow(/MAX_FILE_BYTES/);
+    expect(() => loadConfig({ MAX_FILE_BYTES: '2GB' })).toThrow(/MAX_FILE_BYTES/);
+  });
 });

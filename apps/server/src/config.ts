@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_REPORT_URL_PREFIX } from '@plinth/shared';
+import { isStoreKeySegment } from './lib/file-store-contract.js';
+import type { FileStoreSettings } from './lib/file-store.js';
 import { parseSecretKey } from './lib/secret-box.js';
 
 const Port = z.coerce.number().int().min(0).max(65535);
@@ -46,6 +48,26 @@ const LoopbackHostList = z
     return entries;
   });
 
+/** `s3://bucket` or `s3://bucket/prefix`: a bucket name as S3 allows it, a prefix of safe key segments. */
+const FileStoreUrl = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(value);
+    const bucket = match?.[1] ?? '';
+    const segments = (match?.[2] ?? '').split('/').filter(Boolean);
+    if (!match || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || !segments.every(isStoreKeySegment)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be s3://bucket or s3://bucket/prefix (a bucket of 3 to 63 lowercase letters, digits, dots and hyphens; a prefix of letters, digits, ".", "_" and "-" separated by "/")',
+      });
+      return z.NEVER;
+    }
+    return { bucket, prefix: segments.map((s) => `${s}/`).join('') };
+  })
+  .optional();
+
 const Bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1')
@@ -86,6 +108,15 @@ const ConfigSchema = z.object({
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** The largest file an upload may carry, in bytes (default 2 GiB); larger answers 413. */
   MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_MAX_FILE_BYTES),
+  /** Where stored files go: unset, local disk under DATA_DIR/store; `s3://bucket/prefix` for an S3-compatible store. */
+  FILE_STORE_URL: FileStoreUrl,
+  /** A non-AWS S3-compatible store's address, e.g. http://minio.internal:9000. */
+  S3_ENDPOINT: OptionalUrl.refine((v) => v === undefined || /^https?:\/\//i.test(v), { message: 'must be an http:// or https:// URL' }),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style addresses (endpoint/bucket/key); default true with S3_ENDPOINT, false for AWS. */
+  S3_FORCE_PATH_STYLE: Bool,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   ANALYTICS_URL: OptionalUrl,
@@ -119,6 +150,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   mailTransport: 'smtp' | 'log' | 'disabled';
   /** SECRET_KEY decoded; undefined when unset. */
   secretKey: Buffer | undefined;
+  /** The file store: FILE_STORE_URL with the S3_* settings, else local disk under DATA_DIR/store. */
+  fileStore: FileStoreSettings;
 };
 
 export class ConfigError extends Error {}
@@ -137,15 +170,46 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.MAIL_TRANSPORT === 'smtp' && !c.SMTP_URL) {
     throw new ConfigError('Invalid configuration: MAIL_TRANSPORT: smtp needs SMTP_URL');
   }
+  const dataDir = path.resolve(c.DATA_DIR);
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   return {
     ...c,
     publicUrl,
-    dataDir: path.resolve(c.DATA_DIR),
+    dataDir,
     cookieSecure: c.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     oidcEnabled: Boolean(c.GOOGLE_CLIENT_ID && c.GOOGLE_CLIENT_SECRET),
     oidcIssuerUrl: c.OIDC_ISSUER_URL ?? 'https://accounts.google.com',
     mailTransport: c.MAIL_TRANSPORT ?? (c.SMTP_URL ? 'smtp' : c.DATABASE_URL ? 'disabled' : 'log'),
     secretKey: c.SECRET_KEY === undefined ? undefined : (parseSecretKey(c.SECRET_KEY) ?? undefined),
+    fileStore: fileStoreSettings(c, { dataDir, env: cleaned }),
+  };
+}
+
+const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
+
+/**
+ * The file store the settings name. An S3_* setting without an s3:// FILE_STORE_URL is refused:
+ * the nodes would each keep files on their own disk while the operator meant them to share.
+ */
+function fileStoreSettings(
+  c: z.infer<typeof ConfigSchema>,
+  input: { dataDir: string; env: Record<string, string | undefined> },
+): FileStoreSettings {
+  if (!c.FILE_STORE_URL) {
+    const stray = S3_SETTINGS.find((name) => input.env[name] !== undefined);
+    if (stray) throw new ConfigError(`Invalid configuration: ${stray}: is only read with FILE_STORE_URL=s3://bucket/prefix`);
+    return { kind: 'local', root: path.join(input.dataDir, 'store') };
+  }
+  if (Boolean(c.S3_ACCESS_KEY_ID) !== Boolean(c.S3_SECRET_ACCESS_KEY)) {
+    const missing = c.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+    throw new ConfigError(`Invalid configuration: ${missing}: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together (or neither, for the AWS default credentials)`);
+  }
+  return {
+    kind: 's3',
+    ...c.FILE_STORE_URL,
+    region: c.S3_REGION,
+    endpoint: c.S3_ENDPOINT,
+    credentials: c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY ? { accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY } : undefined,
+    forcePathStyle: c.S3_FORCE_PATH_STYLE ?? c.S3_ENDPOINT !== undefined,
   };
 }

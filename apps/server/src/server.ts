@@ -9,6 +9,7 @@ import type { AppDeps } from './deps.js';
 import { createExhibitGateway } from './devices/exhibit-gateway.js';
 import { startHardwareGateway } from './devices/hardware-gateway.js';
 import { createFileStore } from './lib/file-store.js';
+import { moveLocalFirmwareIntoStore } from './modules/hardware-runtime/firmware-store.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createOutboundFetch, type OutboundFetch } from './lib/outbound-fetch.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -79,7 +80,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     const background = createBackgroundTasks(logger);
     const logs = createLogRecorder({ config, db: database.db, hub, clock, logger });
     logs.start();
-    const files = createFileStore({ dataDir: config.dataDir });
+    const files = await createFileStore(config.fileStore);
+    logger.info(`Files are stored on ${files.description}`);
+    await moveLocalFirmwareIntoStore({ files, dataDir: config.dataDir, logger });
     const base: Omit<AppDeps, 'exhibitGateway' | 'hardwareGateway'> = { config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets, logs, files };
     deps = base as AppDeps;
     retention = startLogRetention(deps);

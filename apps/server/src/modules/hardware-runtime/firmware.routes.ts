@@ -30,7 +30,7 @@ import { authorizeHardware } from '../access/hardware-access.js';
 export function firmwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const { db } = deps;
-    const store = createFirmwareStore(deps.config.dataDir);
+    const store = createFirmwareStore(deps.files, { maxBytes: deps.config.MAX_FILE_BYTES });
     /** The board a firmware-file call names, when the caller may operate it and it is in the site named too (else 404). */
     const operableBoard = async (request: FastifyRequest, query: { hardwareId: string; siteId: string }) => {
       const ref = await authorizeHardware(db, await request.grants(), { hardwareId: query.hardwareId, right: 'operate' });

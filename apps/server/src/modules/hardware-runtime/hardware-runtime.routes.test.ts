@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,8 +8,10 @@ import type { Role } from '@plinth/shared';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
 import { hardwareTokens, sitePermissions } from '../../db/schema.js';
 import { createHardwareRow, createToken, hardwareRow, newBoard, waitUntil } from '../../test/hardware-kit.js';
+import { startTestS3 } from '../../test/s3-server.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
+import { firmwareKey } from './firmware-store.js';
 
 let server: TestServer;
 let admin: TestClient;
@@ -90,6 +93,9 @@ describe('firmware', () => {
     expect((await upload(admin, ids, '[ORG]board.gbm0', Buffer.from('x'))).status).toBe(400);
     const ok = await upload(admin, ids, 'board.gbm0', Buffer.from('firmware bytes'));
     expect(ok.body).toEqual({ fileName: 'board.gbm0', fileSize: '14' });
+    // Kept in the file store (deps.files), not in a folder of its own.
+    expect(await server.deps.files.stat(firmwareKey(ids.hardwareId, 'board.gbm0'))).toEqual({ size: 14 });
+    expect(fs.existsSync(path.join(dataDir, 'firmware'))).toBe(false);
 
     const base = { hardwareId: ids.hardwareId, isPlinthFirmware: true, fileName: 'board.gbm0', name: 'Main "board"/v2', version: '2.1' };
     const wrongKind = await admin.post('/hardware-mgmt/firmware', { ...base, isPlinthFirmware: false });
@@ -109,6 +115,9 @@ describe('firmware', () => {
     expect((await admin.delete(`/hardware-mgmt/firmware/${created.body.id}`)).status).toBe(200);
     const removed = await admin.request('DELETE', `/content/firmware?hardwareId=${ids.hardwareId}&siteId=${ids.siteId}&firmware=board.gbm0`);
     expect(removed.status).toBe(200);
+    expect(await server.deps.files.stat(firmwareKey(ids.hardwareId, 'board.gbm0'))).toBeNull();
+    const again = await admin.request('DELETE', `/content/firmware?hardwareId=${ids.hardwareId}&siteId=${ids.siteId}&firmware=board.gbm0`);
+    expect(again.status).toBe(404);
     const list = await admin.get(`/hardware-mgmt/firmware?hardwareId=${ids.hardwareId}`);
     expect(list.body).toMatchObject({ plinthFirmware: [], userFirmware: [], plinthFirmwareHistory: [], userFirmwareHistory: [] });
   });
@@ -145,5 +154,71 @@ describe('firmware', () => {
     const firmwareId = (await admin.get(`/hardware-mgmt/firmware?hardwareId=${ids.hardwareId}`)).body.plinthFirmware[0].id;
     const offline = await admin.post(`/hardware-mgmt/firmware/${firmwareId}/upload`);
     expect(offline.status).toBe(409);
+  });
+});
+
+describe('firmware in an S3 store shared by two nodes', () => {
+  const upload = (client: TestClient, q: { hardwareId: string; siteId: string }, name: string, content: Buffer) => {
+    const form = new FormData();
+    form.append('file', new Blob([content]), name);
+    return client.request('POST', `/content/firmware/upload?hardwareId=${q.hardwareId}&siteId=${q.siteId}`, form);
+  };
+  const download = async (node: TestServer, firmwareId: string, auth: { hardwareId: string; token: string }) => {
+    const res = await fetch(`${node.url}/api/v1/hardware-device/firmware/${firmwareId}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${auth.hardwareId}:${auth.token}`).toString('base64')}` },
+    });
+    return { status: res.status, sha256: res.headers.get('x-checksum-sha256'), bytes: Buffer.from(await res.arrayBuffer()) };
+  };
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+  it('moves firmware left in DATA_DIR/firmware into the store at start, and serves it from any node', async () => {
+    const s3 = await startTestS3();
+    const dirA = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-hw-a-'));
+    const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-hw-b-'));
+    let nodeA: TestServer | undefined;
+    let nodeB: TestServer | undefined;
+    try {
+      nodeA = await startTestServer({ DATA_DIR: dirA, ...s3.env });
+      const adminA = (await nodeA.signUp({ isPlatformAdmin: true })).client;
+      const ids = await createHardwareRow(nodeA);
+      // Node B ran an earlier version: its firmware sits on its own disk, with an interrupted upload beside it.
+      const legacy = Buffer.from('firmware uploaded before the file store');
+      const legacyDir = path.join(dirB, 'firmware', ids.hardwareId);
+      fs.mkdirSync(legacyDir, { recursive: true });
+      fs.writeFileSync(path.join(legacyDir, 'légacy 1.gbm0'), legacy);
+      fs.writeFileSync(path.join(legacyDir, 'other.gbm4.1234.partial'), 'half');
+      nodeB = await startTestServer({ DATA_DIR: dirB, ...s3.env }, { databaseUrl: nodeA.databaseUrl });
+      expect(fs.existsSync(path.join(dirB, 'firmware'))).toBe(false);
+      expect(await nodeA.deps.files.stat(firmwareKey(ids.hardwareId, 'légacy 1.gbm0'))).toEqual({ size: legacy.length });
+
+      // Node A, which never had the file, records it and serves it to the board.
+      const created = await adminA.post('/hardware-mgmt/firmware', {
+        hardwareId: ids.hardwareId, isPlinthFirmware: true, fileName: 'légacy 1.gbm0', name: 'Legacy', version: '1.0',
+      });
+      expect(created.status).toBe(200);
+      expect(created.body.fileSize).toBe(String(legacy.length));
+      const token = await createToken(adminA, ids.hardwareId);
+      const got = await download(nodeA, created.body.id, { hardwareId: ids.hardwareId, token: token.token });
+      expect(got).toMatchObject({ status: 200, sha256: sha256(legacy) });
+      expect(got.bytes.equals(legacy)).toBe(true);
+
+      // A file uploaded through node B is recorded and downloaded through node A.
+      const adminB = await nodeB.signIn((await nodeB.signUp({ isPlatformAdmin: true })).email, 'Passw0rd!');
+      const fresh = Buffer.alloc(300 * 1024, 9);
+      expect((await upload(adminB, ids, 'fresh.gbm4', fresh)).body).toEqual({ fileName: 'fresh.gbm4', fileSize: String(fresh.length) });
+      const user = await adminA.post('/hardware-mgmt/firmware', {
+        hardwareId: ids.hardwareId, isPlinthFirmware: false, fileName: 'fresh.gbm4', name: 'Fresh', version: '2.0',
+      });
+      expect(user.status).toBe(200);
+      const second = await download(nodeA, user.body.id, { hardwareId: ids.hardwareId, token: token.token });
+      expect(second.sha256).toBe(sha256(fresh));
+      expect(second.bytes.equals(fresh)).toBe(true);
+    } finally {
+      await nodeB?.stop();
+      await nodeA?.stop();
+      await s3.close();
+      fs.rmSync(dirA, { recursive: true, force: true });
+      fs.rmSync(dirB, { recursive: true, force: true });
+    }
   });
 });

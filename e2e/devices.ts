@@ -131,7 +131,7 @@ export type ExhibitManifest = Record<string, unknown>;
 /** Launchers of device processes, given to a test as `devices`. */
 export type Devices = {
   /** Starts e2e/sdk-exhibit.mjs: an exhibit program embedding @plinth/sdk, connected to this Plinth. */
-  exhibit: (exhibit: { id: string; token: string }, manifest: ExhibitManifest) => DeviceProcess;
+  exhibit: (exhibit: { id: string; token: string }, manifest: ExhibitManifest, options?: { contentDir?: string }) => DeviceProcess;
   /** Starts the board simulator's command line against the server's MQTT broker. */
   board: (
     hardware: { id: string; token: string },
@@ -162,12 +162,13 @@ export const test = base.extend<{ devices: Devices }>({
       return device;
     };
     await use({
-      exhibit: (exhibit, manifest) =>
+      exhibit: (exhibit, manifest, options = {}) =>
         launch(`The exhibit ${exhibit.id}`, [SDK_SCRIPT], {
           PLINTH_URL: plinth.baseURL,
           EXHIBIT_ID: exhibit.id,
           EXHIBIT_TOKEN: exhibit.token,
           EXHIBIT_MANIFEST: JSON.stringify(manifest),
+          CONTENT_DIR: options.contentDir ?? '',
         }),
       board: async (hardware, options = {}) => {
         port ??= await mqttPort(await apiAs());

@@ -25,6 +25,7 @@ const EVENT_EXAMPLES: { [N in RealtimeEventName]: RealtimeEventOf<N> } = {
   'exhibit.updated': { type: 'exhibit.updated', exhibitId: EXHIBIT },
   'exhibit.deleted': { type: 'exhibit.deleted', exhibitId: EXHIBIT },
   'exhibit.fileUploaded': { type: 'exhibit.fileUploaded', exhibitId: EXHIBIT, fileName: 'intro.mp4' },
+  'exhibit.fileDeleted': { type: 'exhibit.fileDeleted', exhibitId: EXHIBIT, fileName: 'intro.mp4' },
   'hardware.presenceChanged': { type: 'hardware.presenceChanged', hardwareId: BOARD, online: false },
   'hardware.debugChanged': { type: 'hardware.debugChanged', hardwareId: BOARD, controlDebug: true },
   'hardware.statusChanged': {
@@ -124,6 +125,13 @@ const GATEWAY_EXAMPLES: { [T in GatewayMessage['type']]: Extract<GatewayMessage,
   'setting.changed': { type: 'setting.changed', settingId: 'kiosk_name', value: 'Lobby', version: 4 },
   'settingList.changed': { type: 'settingList.changed', listId: 'scenes', items: [] },
   'opMode.changed': { type: 'opMode.changed', opMode: 'On' },
+  'files.changed': {
+    type: 'files.changed',
+    files: [
+      { name: 'intro.mp4', size: 1024, sha256: 'ab'.repeat(32), updatedAt: AT, organizational: false },
+      { name: '[ORG] logo.png', size: 20, sha256: null, updatedAt: AT, organizational: true },
+    ],
+  },
   error: { type: 'error', message: 'Invalid message: type' },
   pong: { type: 'pong' },
 };

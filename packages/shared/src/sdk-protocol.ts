@@ -150,7 +150,16 @@ export const GatewayMessageSchema = z.discriminatedUnion('type', [
    * sent after `exhibit.synced` on every (re)connect and after every change. The SDK downloads
    * with GET /api/v1/content/files/?exhibitId&fileName and Basic auth (exhibit id, exhibit token).
    */
-  z.object({ type: z.literal('files.changed'), files: z.array(SdkFileSchema) }),
+  z.object({
+    type: z.literal('files.changed'),
+    files: z.array(SdkFileSchema),
+    /**
+     * True when the organization's content manager could not be read: `files` then holds no
+     * organizational files, and the exhibit keeps the organizational files it has (an outage of
+     * the content manager must not delete them from the installation).
+     */
+    organizationalUnavailable: z.boolean().optional(),
+  }),
   /** The whole list after any change to it (value, create, copy, order, delete). */
   z.object({ type: z.literal('settingList.changed'), listId: z.string(), items: z.array(SdkListItemSchema) }),
   z.object({ type: z.literal('opMode.changed'), opMode: OpModeSchema }),

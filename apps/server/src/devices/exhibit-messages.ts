@@ -8,6 +8,7 @@ import {
   type UnsafeText,
 } from '@plinth/shared';
 import { AppError } from '../lib/app-error.js';
+import { pushExhibitFiles } from '../modules/content/files.service.js';
 import { acknowledge, recordEvent, recordLogs, recordOpMode, recordStatus } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
 import { pushSync } from '../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { ingestManifest } from '../modules/exhibit-runtime/manifest-ingest.service.js';
@@ -86,7 +87,7 @@ function readMessage(connection: ExhibitConnection, raw: string): SdkMessage | n
 
 /**
  * A manifest is validated, stored (406 when the exhibit is locked and the structure changed) and
- * answered; then the exhibit gets every current value, except after a 400.
+ * answered; then the exhibit gets every current value and its files, except after a 400.
  */
 async function receiveManifest(session: ExhibitSession, message: Extract<SdkMessage, { type: 'manifest' }>): Promise<void> {
   const { deps, connection, exhibitId } = session;
@@ -102,12 +103,18 @@ async function receiveManifest(session: ExhibitSession, message: Extract<SdkMess
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     connection.write({ type: 'manifest.error', requestId: message.requestId, status: error.status, message: error.message });
-    // A locked exhibit keeps its stored structure, and values still flow to it.
-    if (error.code === 'NotAcceptable') await pushSync(deps, exhibitId);
+    // A locked exhibit keeps its stored structure, and values and files still flow to it.
+    if (error.code === 'NotAcceptable') await syncExhibit(session);
     return;
   }
   connection.write({ type: 'manifest.ok', requestId: message.requestId });
-  await pushSync(deps, exhibitId);
+  await syncExhibit(session);
+}
+
+/** Every current value (`exhibit.synced`), then the files it should hold (`files.changed`). */
+async function syncExhibit(session: ExhibitSession): Promise<void> {
+  await pushSync(session.deps, session.exhibitId);
+  pushExhibitFiles(session.deps, session.exhibitId);
 }
 
 /**

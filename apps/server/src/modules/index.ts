@@ -5,6 +5,8 @@ import { authRoutes } from './auth/auth.routes.js';
 import { authenticated } from './auth/authenticated.js';
 import { currentUserRoutes } from './auth/current-user.routes.js';
 import { userAdminRoutes } from './auth/user-admin.routes.js';
+import { filesDownloadRoutes } from './content/files-download.routes.js';
+import { filesRoutes } from './content/files.routes.js';
 import { exhibitRoutes } from './exhibit/exhibit.routes.js';
 import { exhibitAuthenticateRoutes } from './exhibit-runtime/exhibit-authenticate.routes.js';
 import { exhibitRuntimeRoutes } from './exhibit-runtime/exhibit-runtime.routes.js';
@@ -26,9 +28,11 @@ import { supportRoutes } from './support/support.routes.js';
 
 /**
  * The routes open to everyone: sign-in, sign-out, account links and single sign-on; the public
- * config; the exhibit SDK's and the boards' own credentials (exhibit token, Basic auth).
+ * config; the exhibit SDK's and the boards' own credentials (exhibit token, Basic auth); the
+ * file download, which an exhibit calls with Basic auth and a console with its session (the
+ * download service checks either).
  */
-const PUBLIC_ROUTES = [authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes];
+const PUBLIC_ROUTES = [authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes, filesDownloadRoutes];
 
 /** Everything else: each needs a signed-in user. */
 const SIGNED_IN_ROUTES = [
@@ -47,6 +51,7 @@ const SIGNED_IN_ROUTES = [
   hardwareTokenRoutes,
   hardwareCommandRoutes,
   firmwareRoutes,
+  filesRoutes,
   loggingRoutes,
   reportingRoutes,
 ];

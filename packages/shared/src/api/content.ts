@@ -5,7 +5,7 @@ import { Id } from './common.js';
 /**
  * Exhibit files (spec 2.5, 7.4) and the organization's external content manager (Strapi): the
  * REST contract, and the file-name rule the console, the server and the SDK share. Depends on zod
- * only, so the SDK can compile it in.
+ * and constants.ts only, so the SDK can compile it in.
  */
 
 /** Names of organizational files (the content manager's media library) begin with this (constants.ts). */

@@ -102,8 +102,20 @@ type PlainSettingChange = { manifestId: string; value: SettingValue; content?: C
 async function savePlainSetting(deps: AppDeps, exhibitId: string, change: PlainSettingChange): Promise<void> {
   const row = await updateSettingValue(deps.db, exhibitId, change);
   if (!row) return;
-  const { manifestId, value, content } = change;
-  deps.exhibitGateway.send(exhibitId, presentSettingMessage({ manifestId, value, version: row.version, content }));
+  settingSaved(deps, exhibitId, { ...change, version: row.version });
+}
+
+/**
+ * After a plain setting's value was stored as `version`: the exhibit gets it (and acknowledges
+ * it), consoles learn it is saved but not yet applied. Also what a file delete's reset ends with.
+ */
+export function settingSaved(
+  deps: AppDeps,
+  exhibitId: string,
+  saved: { manifestId: string; value: SettingValue; version: number; content?: ContentEntry | null },
+): void {
+  const { manifestId, value } = saved;
+  deps.exhibitGateway.send(exhibitId, presentSettingMessage(saved));
   deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: manifestId, value, applied: false }));
 }
 
@@ -120,7 +132,7 @@ async function saveListItemValue(
 }
 
 /** After any change to a list: the exhibit gets the whole list, consoles a manifest notice. */
-async function listChanged(deps: AppDeps, exhibitId: string, listId: string): Promise<void> {
+export async function listChanged(deps: AppDeps, exhibitId: string, listId: string): Promise<void> {
   const found = await findListWithItems(deps.db, listId);
   if (!found) return;
   deps.exhibitGateway.send(exhibitId, presentSdkList(found.list, found.items));

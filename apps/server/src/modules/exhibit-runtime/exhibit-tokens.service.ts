@@ -55,6 +55,14 @@ export async function authenticateExhibit(deps: AppDeps, exhibitId: string, toke
   return { exhibitId, credential, expiresAt: new Date(expires).toISOString() };
 }
 
+/**
+ * Whether `token` is one of the exhibit's tokens (the exhibit's own calls with HTTP Basic auth,
+ * e.g. its file downloads). Tokens are random secrets: a SHA-256 lookup, no slow hash per call.
+ */
+export async function verifyExhibitToken(deps: AppDeps, exhibitId: string, token: string): Promise<boolean> {
+  return Boolean(await findTokenByHash(deps.db, exhibitId, hashSecret(token)));
+}
+
 const CREDENTIAL = /^v1\.([0-9a-f-]{36})\.(\d{1,15})\.([0-9a-f]{64})$/;
 
 /** The token id a credential claims to come from (not checked), or null when it is malformed. */

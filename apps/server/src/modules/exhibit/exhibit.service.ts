@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants, type SiteRef } from '../access/grants.js';
 import { findSiteRef } from '../access/refs.repository.js';
+import { pushExhibitFiles, removeExhibitFiles } from '../content/files.service.js';
 import { presentExhibit } from './exhibit.presenter.js';
 import {
   deleteExhibitRow,
@@ -158,6 +159,8 @@ export async function updateExhibit(deps: AppDeps, grants: Grants, change: Exhib
     if (update.leaderId) touched.add(update.leaderId);
   }
   for (const exhibitId of touched) deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
+  // A follower holds its leader's files: a new leader (or none) means another set of files.
+  if (update.leaderId !== undefined && update.leaderId !== record.leaderId) pushExhibitFiles(deps, id);
   return presentOne(deps, grants, id);
 }
 
@@ -175,4 +178,7 @@ export async function deleteExhibit(deps: AppDeps, grants: Grants, id: string): 
   deps.hub.publish('exhibit', id, { type: 'exhibit.deleted', exhibitId: id });
   const touched = [...followers.map((f) => f.id), ...(record.leaderId ? [record.leaderId] : [])];
   for (const exhibitId of touched) deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
+  // Its rows are gone: its stored files go too, and its former followers hold their own files now.
+  await removeExhibitFiles(deps, id);
+  for (const follower of followers) pushExhibitFiles(deps, follower.id);
 }

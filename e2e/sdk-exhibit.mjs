@@ -1,7 +1,7 @@
 // A real exhibit for the end-to-end runs: a separate Node process embedding @plinth/sdk.
-//   PLINTH_URL=... EXHIBIT_ID=... EXHIBIT_TOKEN=... EXHIBIT_MANIFEST='{"statuses":[...]}' node e2e/sdk-exhibit.mjs
+//   PLINTH_URL=... EXHIBIT_ID=... EXHIBIT_TOKEN=... EXHIBIT_MANIFEST='{"statuses":[...]}' [CONTENT_DIR=...] node e2e/sdk-exhibit.mjs
 // Prints one line per thing it receives (`ready`, `control <id> [itemId]`, `setting <id> <json>`,
-// `opMode <On|Off>`, `error <message>`), so that a test can wait for them on stdout. Reads one
+// `setting <id> <json> <json entry>` for StrapiContent settings, `opMode <On|Off>`, `files <json change>`, `error <message>`), so that a test can wait for them on stdout. Reads one
 // command per line on stdin: `status <id> <json value>` sets a status, `log <level> <text>` logs a
 // line, `event <name> <json data>` sends a report event.
 import readline from 'node:readline';
@@ -12,6 +12,7 @@ const exhibit = new Exhibit({
   exhibitId: process.env.EXHIBIT_ID,
   token: process.env.EXHIBIT_TOKEN,
   manifest: JSON.parse(process.env.EXHIBIT_MANIFEST ?? '{}'),
+  contentDir: process.env.CONTENT_DIR || undefined,
   reconnectMinMs: 200,
   reconnectMaxMs: 2000,
 });
@@ -19,8 +20,9 @@ const exhibit = new Exhibit({
 const say = (line) => process.stdout.write(`${line}\n`);
 
 exhibit.on('control', ({ id, itemId }) => say(`control ${id}${itemId ? ` ${itemId}` : ''}`));
-exhibit.on('setting', ({ id, value }) => say(`setting ${id} ${JSON.stringify(value)}`));
+exhibit.on('setting', ({ id, value, content }) => say(`setting ${id} ${JSON.stringify(value)}${content === undefined ? '' : ` ${JSON.stringify(content)}`}`));
 exhibit.on('opMode', ({ value }) => say(`opMode ${value}`));
+exhibit.on('files', (change) => say(`files ${JSON.stringify(change)}`));
 exhibit.on('error', (error) => say(`error ${error.message}`));
 exhibit.on('disconnected', ({ code }) => say(`disconnected ${code}`));
 exhibit.on('connected', () => say('connected'));

@@ -1,7 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
-import { parseManifest, type Manifest, type ManifestInput, type WrappedManifestInput } from '../../shared/src/api/manifest.js';
+import {
+  parseManifest,
+  type Manifest,
+  type ManifestInput,
+  type ManifestSetting,
+  type SettingGroupDefinition,
+  type WrappedManifestInput,
+} from '../../shared/src/api/manifest.js';
 import type { SettingValue } from '../../shared/src/api/setting-value.js';
 import {
   EXHIBIT_CLOSE,
@@ -17,6 +24,9 @@ import {
 } from '../../shared/src/sdk-protocol.js';
 import type { OpMode } from '../../shared/src/constants.js';
 import type { LogLevel } from '../../shared/src/values.js';
+import { ContentSync, type FilesChange, type LocalFile } from './content-sync.js';
+
+export type { FilesChange, LocalFile } from './content-sync.js';
 
 /** The op mode of the exhibit: On or Off. */
 export type OpModeValue = OpMode;
@@ -33,8 +43,14 @@ export type ExhibitOptions = {
    * `{"manifest": {...}}` is read as the manifest it wraps.
    */
   manifest: ManifestInput | WrappedManifestInput | string;
-  /** Where the exhibit keeps its content files (file notices come in a later release). */
+  /**
+   * The folder the exhibit's files are mirrored to: files uploaded in the console are downloaded
+   * there (checked by SHA-256, renamed into place whole), files deleted there are deleted here.
+   * A FileSelection setting naming a file is delivered once that file is on disk.
+   */
   contentDir?: string;
+  /** Leave the organization's '[ORG]' files out of the content folder (default false: they are synced too). */
+  skipOrganizationFiles?: boolean;
   /** Reconnect backoff bounds in ms (default 500 to 30,000), with jitter. */
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
@@ -62,6 +78,8 @@ export type ExhibitEvents = {
   /** A setting list changed (items created, copied, reordered, deleted or edited). */
   settingList: [{ id: string; items: SettingListItemValues[] }];
   opMode: [{ value: OpModeValue }];
+  /** Files were added, updated or removed in `contentDir` (names). */
+  files: [FilesChange];
   /** The socket is up and synced again after a disconnection. */
   connected: [];
   disconnected: [{ code: number; reason: string }];
@@ -113,6 +131,9 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   private pendingOpMode: OpModeValue | null = null;
   private readonly outbox: SdkMessage[] = [];
   private readonly manifestWaiters: Waiter[] = [];
+  private readonly contentSync: ContentSync | null;
+  /** FileSelection values held until their file is on disk, by setting id (or list id). */
+  private readonly heldForFiles = new Map<string, unknown>();
   private readonly readyPromise: Promise<void>;
   private settleReady!: { resolve: () => void; reject: (error: Error) => void };
 
@@ -121,6 +142,19 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     this.options = options;
     this.exhibitId = options.exhibitId;
     this.contentDir = options.contentDir;
+    this.contentSync = options.contentDir
+      ? new ContentSync({
+          dir: options.contentDir,
+          serverUrl: options.serverUrl,
+          exhibitId: options.exhibitId,
+          token: options.token,
+          skipOrganizationFiles: options.skipOrganizationFiles ?? false,
+          onChange: (change) => this.emit('files', change),
+          onError: (error) => {
+            if (this.listenerCount('error') > 0) this.emit('error', error);
+          },
+        })
+      : null;
     this.readyPromise = new Promise<void>((resolve, reject) => {
       this.settleReady = { resolve, reject };
     });
@@ -142,6 +176,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     this.closed = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.heartbeatTimer);
+    this.contentSync?.close();
     this.socket?.close(1000, 'closed by the exhibit');
     this.socket = null;
     this.settleReady.reject(new ExhibitError('The exhibit was closed before it was ready.', 0));
@@ -176,6 +211,11 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   getSettingList(id: string): SettingListItemValues[] | undefined {
     const items = this.settingLists.get(id);
     return items?.map((i) => ({ listName: i.listName, order: i.order, values: { ...i.values } }));
+  }
+
+  /** The files the SDK placed in `contentDir` (empty without one). */
+  async getFiles(): Promise<LocalFile[]> {
+    return this.contentSync ? this.contentSync.list() : [];
   }
 
   getOpMode(): OpModeValue {
@@ -326,6 +366,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   private handle(message: GatewayMessage): void {
     switch (message.type) {
       case 'auth.ok':
+        this.contentSync?.reset();
         this.sendManifest();
         return;
       case 'manifest.ok':
@@ -345,12 +386,13 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
         this.emit('control', message.itemId === undefined ? { id: message.controlId } : { id: message.controlId, itemId: message.itemId });
         return;
       case 'setting.changed':
-        this.applySetting(message.settingId, message.value, message.content);
-        this.send({ type: 'ack', settings: [{ id: message.settingId, version: message.version }], listItems: [] });
+        if (!this.heldUntilFiles(message.settingId, message.value, message.version)) this.deliverSetting(message);
         return;
       case 'settingList.changed':
-        this.applyList(message.listId, message.items);
-        this.send({ type: 'ack', settings: [], listItems: message.items.map((i) => ({ listId: message.listId, listName: i.listName, version: i.version })) });
+        if (!this.listHeldUntilFiles(message.listId, message.items)) this.deliverList(message.listId, message.items);
+        return;
+      case 'files.changed':
+        this.contentSync?.update(message.files, message.organizationalUnavailable ?? false);
         return;
       case 'opMode.changed':
         this.applyOpMode(message.opMode);
@@ -376,8 +418,11 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   }
 
   private applySync(message: GatewayMessageOf<'exhibit.synced'>): void {
-    for (const s of message.settings) this.applySetting(s.settingId, s.value, s.content);
-    for (const list of message.settingLists) this.applyList(list.listId, list.items);
+    // Values naming a file not yet in contentDir are applied (and acknowledged) once it is.
+    const settings = message.settings.filter((s) => !this.heldUntilFiles(s.settingId, s.value, s.version));
+    const lists = message.settingLists.filter((l) => !this.listHeldUntilFiles(l.listId, l.items));
+    for (const s of settings) this.applySetting(s.settingId, s.value, s.content);
+    for (const list of lists) this.applyList(list.listId, list.items);
     for (const status of message.statuses) if (!this.statuses.has(status.statusId)) this.statuses.set(status.statusId, status.value);
     if (this.pendingOpMode) {
       this.opMode = this.pendingOpMode;
@@ -388,8 +433,8 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     }
     this.send({
       type: 'ack',
-      settings: message.settings.map((s) => ({ id: s.settingId, version: s.version })),
-      listItems: message.settingLists.flatMap((l) => l.items.map((i) => ({ listId: l.listId, listName: i.listName, version: i.version }))),
+      settings: settings.map((s) => ({ id: s.settingId, version: s.version })),
+      listItems: lists.flatMap((l) => l.items.map((i) => ({ listId: l.listId, listName: i.listName, version: i.version }))),
     });
     this.isSynced = true;
     this.attempt = 0;
@@ -401,6 +446,72 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     } else {
       this.emit('connected');
     }
+  }
+
+  private deliverSetting(change: { settingId: string; value: SettingValue; version: number; content?: ContentEntry | null }): void {
+    this.applySetting(change.settingId, change.value, change.content);
+    this.send({ type: 'ack', settings: [{ id: change.settingId, version: change.version }], listItems: [] });
+  }
+
+  private deliverList(listId: string, items: SdkListItem[]): void {
+    this.applyList(listId, items);
+    this.send({ type: 'ack', settings: [], listItems: items.map((i) => ({ listId, listName: i.listName, version: i.version })) });
+  }
+
+  /** True when the value waits for its file; it is delivered (and acknowledged) once the file is in `contentDir`. */
+  private heldUntilFiles(id: string, value: SettingValue, version: number): boolean {
+    return this.holdUntilFiles(id, this.fileNamesOfSetting(id, value), () => this.deliverSetting({ settingId: id, value, version }));
+  }
+
+  private listHeldUntilFiles(listId: string, items: SdkListItem[]): boolean {
+    return this.holdUntilFiles(`list:${listId}`, this.fileNamesOfList(listId, items), () => this.deliverList(listId, items));
+  }
+
+  /**
+   * Holds `deliver` until the named files are in `contentDir` (true), or lets the caller deliver
+   * now (false). A newer value for the same key replaces a held one, so a stale value never lands.
+   */
+  private holdUntilFiles(key: string, names: string[], deliver: () => void): boolean {
+    const sync = this.contentSync;
+    this.heldForFiles.delete(key);
+    if (!sync || !names.length || sync.holds(names)) return false;
+    const token = {};
+    this.heldForFiles.set(key, token);
+    void sync.whenPresent(names).then(() => {
+      if (this.heldForFiles.get(key) !== token || this.closed) return;
+      this.heldForFiles.delete(key);
+      deliver();
+    });
+    return true;
+  }
+
+  /** The file a FileSelection setting's value names (none for other settings). */
+  private fileNamesOfSetting(id: string, value: SettingValue): string[] {
+    return typeof value === 'string' && value && this.fileSettingIds().plain.has(id) ? [value] : [];
+  }
+
+  /** The files the FileSelection settings of a list's items name. */
+  private fileNamesOfList(listId: string, items: SdkListItem[]): string[] {
+    const ids = this.fileSettingIds().lists.get(listId);
+    if (!ids) return [];
+    return items.flatMap((i) => [...ids].map((id) => i.values[id]).filter((v): v is string => typeof v === 'string' && v !== ''));
+  }
+
+  /** The manifest's FileSelection settings: plain ones (top level and in groups) and per list. */
+  private fileSettingIds(): { plain: Set<string>; lists: Map<string, Set<string>> } {
+    const plain = new Set<string>();
+    const lists = new Map<string, Set<string>>();
+    const isFile = (s: ManifestSetting) => s.type === 'FileSelection';
+    const visit = (scope: { settings?: ManifestSetting[]; settingLists?: Manifest['settingLists']; settingGroups?: SettingGroupDefinition[] }) => {
+      for (const s of scope.settings ?? []) if (isFile(s)) plain.add(s.id);
+      for (const list of scope.settingLists ?? []) {
+        const ids = list.settings.filter(isFile).map((s) => s.id);
+        if (ids.length) lists.set(list.id, new Set(ids));
+      }
+      for (const group of scope.settingGroups ?? []) visit(group);
+    };
+    if (this.manifest) visit(this.manifest);
+    return { plain, lists };
   }
 
   /** Emits `setting` when the value (or a StrapiContent setting's entry) changed. */

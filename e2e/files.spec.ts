@@ -42,7 +42,7 @@ test('uploaded files reach the exhibit, a FileSelection choice follows them, and
 
   await signIn(page, ADMIN.email, ADMIN.password);
   await page.goto(exhibitPath(place, exhibit.id, 'files'));
-  await expect(page.getByText('There are no files yet', { exact: false })).toBeVisible();
+  await expect(page.getByText('This exhibit has no files yet.')).toBeVisible();
 
   // Two files at once; the popup shows each one's progress up to 100.
   const intro = Buffer.alloc(3 * 1024 * 1024, 'i');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_PREFIX_MESSAGE } from '@plinth/shared';
 import { openExhibitSocket } from '../../test/exhibit-socket.js';
-import { createExhibit, createWorld, eventsDuring, userWith } from '../../test/factories.js';
+import { createExhibit, createHardware, createOrganization, createSite, createWorld, eventsDuring, userWith } from '../../test/factories.js';
 import { basicAuth, download, downloadUrl, startLocalStore, upload, type TestStore } from '../../test/files-kit.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
@@ -244,5 +244,46 @@ describe('deleting an exhibit', () => {
     expect(await store.objectKeys(`files/${doomed.id}/`)).toHaveLength(2);
     expect((await admin.delete(`/exhibit-management/exhibit/${doomed.id}`)).status).toBe(200);
     expect(await store.objectKeys(`files/${doomed.id}/`)).toEqual([]);
+  });
+});
+
+describe('deleting a site, an organization or a board', () => {
+  /** A board with one firmware file stored. */
+  async function boardWithFirmware(siteId: string): Promise<string> {
+    const board = await createHardware(server.deps.db, siteId);
+    const form = new FormData();
+    form.append('file', new Blob(['firmware bytes']), 'board.gbm0');
+    const res = await admin.request('POST', `/content/firmware/upload?hardwareId=${board.id}&siteId=${siteId}`, form);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await store.objectKeys(`firmware/${board.id}/`)).toHaveLength(1);
+    return board.id;
+  }
+
+  it('removes the stored files of the exhibits and the firmware of the boards it held', async () => {
+    const org = await createOrganization(server.deps.db);
+    const [siteA, siteB] = [await createSite(server.deps.db, org.id), await createSite(server.deps.db, org.id)];
+    const inA = await createExhibit(server.deps.db, siteA.id);
+    const inB = await createExhibit(server.deps.db, siteB.id);
+    for (const [exhibit, site] of [[inA, siteA], [inB, siteB]] as const) {
+      expect((await upload(admin, { exhibitId: exhibit.id, siteId: site.id }, [{ name: 'a.txt', content: 'a' }])).status).toBe(200);
+    }
+    const boardA = await boardWithFirmware(siteA.id);
+    const boardB = await boardWithFirmware(siteB.id);
+
+    expect((await admin.delete(`/org-management/site/${siteA.id}`)).status).toBe(200);
+    expect(await store.objectKeys(`files/${inA.id}/`)).toEqual([]);
+    expect(await store.objectKeys(`firmware/${boardA}/`)).toEqual([]);
+    // The other site's are untouched until its organization goes.
+    expect(await store.objectKeys(`files/${inB.id}/`)).toHaveLength(1);
+    expect(await store.objectKeys(`firmware/${boardB}/`)).toHaveLength(1);
+    expect((await admin.delete(`/org-management/organization/${org.id}`)).status).toBe(200);
+    expect(await store.objectKeys(`files/${inB.id}/`)).toEqual([]);
+    expect(await store.objectKeys(`firmware/${boardB}/`)).toEqual([]);
+  });
+
+  it("removes a deleted board's firmware", async () => {
+    const board = await boardWithFirmware(world.siteA.id);
+    expect((await admin.delete(`/hardware-mgmt/hardware/${board}`)).status).toBe(200);
+    expect(await store.objectKeys(`firmware/${board}/`)).toEqual([]);
   });
 });

@@ -82,15 +82,6 @@ export function pushExhibitFiles(deps: AppDeps, exhibitId: string): void {
   });
 }
 
-/** After an exhibit was deleted (its rows are gone): its stored objects are removed. */
-export async function removeExhibitFiles(deps: AppDeps, exhibitId: string): Promise<void> {
-  try {
-    await deps.files.removePrefix(`files/${exhibitId}/`);
-  } catch (error) {
-    deps.logger.warn({ err: error, exhibitId }, 'The stored files of a deleted exhibit could not be removed');
-  }
-}
-
 /** Removes objects no row points to any more; a failure is logged (it leaves an orphan, never a broken file). */
 export async function removeObjects(deps: AppDeps, keys: string[]): Promise<void> {
   for (const key of keys) {

@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants, type SiteRef } from '../access/grants.js';
 import { findSiteRef } from '../access/refs.repository.js';
-import { pushExhibitFiles, removeExhibitFiles } from '../content/files.service.js';
+import { pushExhibitFiles } from '../content/files.service.js';
+import { removeStoredObjects } from '../content/stored-objects.service.js';
 import { presentExhibit } from './exhibit.presenter.js';
 import {
   deleteExhibitRow,
@@ -179,6 +180,6 @@ export async function deleteExhibit(deps: AppDeps, grants: Grants, id: string): 
   const touched = [...followers.map((f) => f.id), ...(record.leaderId ? [record.leaderId] : [])];
   for (const exhibitId of touched) deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
   // Its rows are gone: its stored files go too, and its former followers hold their own files now.
-  await removeExhibitFiles(deps, id);
+  await removeStoredObjects(deps, { exhibitIds: [id], hardwareIds: [] });
   for (const follower of followers) pushExhibitFiles(deps, follower.id);
 }

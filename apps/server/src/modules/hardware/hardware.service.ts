@@ -1,5 +1,6 @@
 import { type Hardware, type Right, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { removeStoredObjects } from '../content/stored-objects.service.js';
 import { recordHardware } from '../logging/records.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants } from '../access/grants.js';
@@ -122,6 +123,7 @@ export async function deleteHardware(deps: AppDeps, grants: Grants, id: string):
   const { role } = await visibleHardware(deps, grants, id);
   assertRight(role, 'manageDevices');
   await deleteHardwareRow(deps.db, id);
+  await removeStoredObjects(deps, { exhibitIds: [], hardwareIds: [id] });
   await deps.hardwareGateway.hardwareDeleted(id);
   deps.hub.publish('hardware', id, { type: 'hardware.deleted', hardwareId: id });
 }

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ORGANIZATION_SETTINGS } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
-import { exhibits, organizationSettings, organizations, sites } from '../../db/schema.js';
+import { exhibits, hardware, organizationSettings, organizations, sites } from '../../db/schema.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type LockedExhibit = { id: string; name: string };
+/** What a delete of a site or an organization did: refused for its locked exhibits, or the devices it removed. */
+export type DeletedPlace = { locked: LockedExhibit[]; exhibitIds: string[]; hardwareIds: string[] };
 
 /** Organizations by id (all when `ids` is null), sorted by name. */
 export async function listOrganizationRows(db: Db, ids: string[] | null): Promise<OrganizationRow[]> {
@@ -50,7 +52,7 @@ export async function updateOrganizationName(db: Db, id: string, name: string): 
  * its exhibits is locked; the check and the delete share a transaction. Answers the locked
  * exhibits, empty when it was deleted.
  */
-export async function deleteOrganizationUnlessLocked(db: Db, id: string): Promise<LockedExhibit[]> {
+export async function deleteOrganizationUnlessLocked(db: Db, id: string): Promise<DeletedPlace> {
   return db.transaction(async (tx) => {
     await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, id)).for('update');
     const locked = await tx
@@ -59,7 +61,11 @@ export async function deleteOrganizationUnlessLocked(db: Db, id: string): Promis
       .innerJoin(sites, eq(sites.id, exhibits.siteId))
       .where(and(eq(sites.organizationId, id), eq(exhibits.manifestLocked, true)))
       .orderBy(asc(exhibits.name));
-    if (locked.length === 0) await tx.delete(organizations).where(eq(organizations.id, id));
-    return locked;
+    if (locked.length) return { locked, exhibitIds: [], hardwareIds: [] };
+    const inOrganization = tx.select({ id: sites.id }).from(sites).where(eq(sites.organizationId, id));
+    const exhibitIds = (await tx.select({ id: exhibits.id }).from(exhibits).where(inArray(exhibits.siteId, inOrganization))).map((r) => r.id);
+    const hardwareIds = (await tx.select({ id: hardware.id }).from(hardware).where(inArray(hardware.siteId, inOrganization))).map((r) => r.id);
+    await tx.delete(organizations).where(eq(organizations.id, id));
+    return { locked, exhibitIds, hardwareIds };
   });
 }

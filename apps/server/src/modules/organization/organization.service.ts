@@ -1,5 +1,6 @@
 import { can, type Organization, type Right, type SiteSummary } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { removeStoredObjects } from '../content/stored-objects.service.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
 import { isUniqueViolation } from '../auth/users.service.js';
@@ -74,12 +75,13 @@ export async function updateOrganization(deps: AppDeps, grants: Grants, change: 
 /** Deletes the organization with everything in it, unless it holds a locked exhibit. */
 export async function deleteOrganization(deps: AppDeps, grants: Grants, id: string): Promise<void> {
   await requireOrganization(deps, grants, { id, right: 'administer' });
-  const locked = await deleteOrganizationUnlessLocked(deps.db, id);
+  const { locked, exhibitIds, hardwareIds } = await deleteOrganizationUnlessLocked(deps.db, id);
   if (locked.length) {
     throw new AppError('LockedExhibits', 'This organization cannot be deleted because it contains locked exhibits.', {
       details: { lockedExhibits: locked },
     });
   }
+  await removeStoredObjects(deps, { exhibitIds, hardwareIds });
 }
 
 /** The sites of one organization the caller can see (all of them with a role on the organization). */

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { SITE_SETTINGS } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
-import { exhibits, organizations, siteSettings, sites } from '../../db/schema.js';
+import { exhibits, hardware, organizations, siteSettings, sites } from '../../db/schema.js';
 import { idsOrNone, type Grants } from '../access/grants.js';
-import type { LockedExhibit } from '../organization/organization.repository.js';
+import type { DeletedPlace } from '../organization/organization.repository.js';
 
 /** A site with the name of its organization, as lists and details present it. */
 export type SiteListRow = {
@@ -87,7 +87,7 @@ export async function updateSiteName(db: Db, id: string, name: string): Promise<
  * locked; the check and the delete share a transaction. Answers the locked exhibits, empty when
  * it was deleted.
  */
-export async function deleteSiteUnlessLocked(db: Db, id: string): Promise<LockedExhibit[]> {
+export async function deleteSiteUnlessLocked(db: Db, id: string): Promise<DeletedPlace> {
   return db.transaction(async (tx) => {
     await tx.select({ id: sites.id }).from(sites).where(eq(sites.id, id)).for('update');
     const locked = await tx
@@ -95,7 +95,10 @@ export async function deleteSiteUnlessLocked(db: Db, id: string): Promise<Locked
       .from(exhibits)
       .where(and(eq(exhibits.siteId, id), eq(exhibits.manifestLocked, true)))
       .orderBy(asc(exhibits.name));
-    if (locked.length === 0) await tx.delete(sites).where(eq(sites.id, id));
-    return locked;
+    if (locked.length) return { locked, exhibitIds: [], hardwareIds: [] };
+    const exhibitIds = (await tx.select({ id: exhibits.id }).from(exhibits).where(eq(exhibits.siteId, id))).map((r) => r.id);
+    const hardwareIds = (await tx.select({ id: hardware.id }).from(hardware).where(eq(hardware.siteId, id))).map((r) => r.id);
+    await tx.delete(sites).where(eq(sites.id, id));
+    return { locked, exhibitIds, hardwareIds };
   });
 }

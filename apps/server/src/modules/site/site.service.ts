@@ -1,5 +1,6 @@
 import { can, type Right, type Site, type SiteSummary } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { removeStoredObjects } from '../content/stored-objects.service.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
 import { requireOrganization } from '../organization/organization.service.js';
@@ -62,10 +63,11 @@ export async function updateSite(deps: AppDeps, grants: Grants, change: { id: st
 /** Deletes the site with its exhibits and hardware, unless it holds a locked exhibit. */
 export async function deleteSite(deps: AppDeps, grants: Grants, id: string): Promise<void> {
   await requireSite(deps, grants, { id, right: 'administer' });
-  const locked = await deleteSiteUnlessLocked(deps.db, id);
+  const { locked, exhibitIds, hardwareIds } = await deleteSiteUnlessLocked(deps.db, id);
   if (locked.length) {
     throw new AppError('LockedExhibits', 'This site cannot be deleted because it contains locked exhibits.', {
       details: { lockedExhibits: locked },
     });
   }
+  await removeStoredObjects(deps, { exhibitIds, hardwareIds });
 }

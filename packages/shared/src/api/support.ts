@@ -8,6 +8,8 @@ export const PublicConfigSchema = z.object({
   /** The MQTT port boards connect to, for the help pages. */
   mqttPort: z.number().int(),
   reportUrlPrefix: z.string(),
+  /** The largest file an upload may carry (MAX_FILE_BYTES), so the console refuses a larger one before sending it. */
+  maxFileBytes: z.number(),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 

@@ -11,6 +11,7 @@ export function publicConfigRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       // The port the embedded broker really listens on (MQTT_PORT=0 picks a free one).
       mqttPort: deps.config.MQTT_URL ? MQTT_DEFAULT_PORT : (deps.hardwareGateway.mqttPort ?? deps.config.MQTT_PORT),
       reportUrlPrefix: deps.config.REPORT_URL_PREFIX,
+      maxFileBytes: deps.config.MAX_FILE_BYTES,
     }));
   };
 }

@@ -39,6 +39,8 @@ type World = {
   conflicts?: Record<string, FileConflicts>;
   cmsUrl?: string;
   listStatus?: number;
+  /** The server's upload limit in GET /config. */
+  maxFileBytes?: number;
 };
 
 /** Answers the Files tab's calls as the server does; deletions change the listing. */
@@ -55,6 +57,9 @@ function serveFiles(world: World) {
       if (conflicts && query.get('confirm') !== 'true') return json({ response: 'This file is in use', code: 'Conflict', message: 'This file is in use', details: conflicts }, 409);
       world.files = world.files.filter((f) => f.name !== name);
       return json({ ok: true, reset: conflicts ?? { settings: [], events: [] } });
+    }
+    if (call.path === '/config') {
+      return json({ supportEmail: 's@x', analyticsUrl: null, mqttPort: 1883, reportUrlPrefix: '', maxFileBytes: world.maxFileBytes ?? 2 * 1024 ** 3 });
     }
     if (call.path === `/org-management/organization/${ORG}`) {
       const organizationsettings = world.cmsUrl ? [{ idString: SETTING_IDS.contentManager, display: 'Content Manager', value: JSON.stringify({ url: world.cmsUrl }) }] : [];
@@ -184,6 +189,20 @@ describe('ExhibitFilesTab: uploading', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Filename may not begin with "[ORG]"');
     expect(requests).toHaveLength(0);
     expect(screen.queryByRole('dialog', { name: 'File Uploads' })).not.toBeInTheDocument();
+  });
+
+  it('refuses the whole selection when one file is larger than the server takes, before sending anything', async () => {
+    const calls = serveFiles({ files: FILES, maxFileBytes: 100 });
+    const requests = stubXhr();
+    const user = userEvent.setup();
+    renderTab();
+    await screen.findByRole('heading', { name: 'Files (4)' });
+    await waitFor(() => expect(calls.some((c) => c.path === '/config')).toBe(true));
+    // Let the answer reach the query cache.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    await user.upload(fileInput(), [video('small.mp4', 100), video('huge.mp4', 101)]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('huge.mp4 is larger than the upload limit of 100.00 B.');
+    expect(requests).toHaveLength(0);
   });
 
   it('uploads each file with its real progress in the File Uploads popup, and shows a refusal per file', async () => {

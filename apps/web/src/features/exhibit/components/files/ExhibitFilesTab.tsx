@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 import { can, fileNameProblem, parseRole, type Exhibit } from '@plinth/shared';
 import { PageState } from '../../../../components/PageState';
 import { useOrganization } from '../../../../lib/api/get-organization';
+import { usePublicConfig } from '../../../../lib/api/get-public-config';
+import { formatFileSize } from '../../../../lib/format-file-size';
 import { errorText } from '../../../../lib/mutation-state';
 import { paths } from '../../../../lib/paths';
 import { useExhibitFiles } from '../../api/list-files';
@@ -25,11 +27,14 @@ function uploadBlock({ canEdit, isFollower, hasChecked }: { canEdit: boolean; is
   return null;
 }
 
-/** The first refused name of a selection: one such file refuses them all (spec 5). */
-function selectionProblem(files: File[]): string | null {
+/** The first refused file of a selection (its name, or its size over the server's limit): one such file refuses them all (spec 5). */
+function selectionProblem(files: File[], maxFileBytes: number | undefined): string | null {
   for (const file of files) {
     const problem = fileNameProblem(file.name);
     if (problem) return problem;
+    if (maxFileBytes !== undefined && file.size > maxFileBytes) {
+      return `${file.name} is larger than the upload limit of ${formatFileSize(maxFileBytes)}.`;
+    }
   }
   return null;
 }
@@ -50,6 +55,7 @@ export function ExhibitFilesTab({ exhibit }: { exhibit: Exhibit }) {
   const organization = useOrganization(exhibit.organizationId);
   const cmsUrl = contentManagerUrl(organization.data?.organizationsettings);
   const uploads = useUploadFiles(input);
+  const config = usePublicConfig();
   const resetPicker = useRef<() => void>(null);
   const [sort, setSort] = useState<FileSort>(DEFAULT_FILE_SORT);
   const [checked, setChecked] = useState<Set<string>>(new Set());
@@ -63,7 +69,7 @@ export function ExhibitFilesTab({ exhibit }: { exhibit: Exhibit }) {
   const handlePick = (picked: File[]) => {
     resetPicker.current?.();
     if (picked.length === 0) return;
-    const problem = selectionProblem(picked);
+    const problem = selectionProblem(picked, config.data?.maxFileBytes);
     setRefusal(problem);
     if (!problem) uploads.start(picked);
   };

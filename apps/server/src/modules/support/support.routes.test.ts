@@ -16,6 +16,7 @@ describe('GET /config', () => {
     expect(server.mqttPort).toBeGreaterThan(0);
     expect(res.body.mqttPort).toBe(server.mqttPort);
     expect(res.body.supportEmail).toBe('help@plinth.test');
+    expect(res.body.maxFileBytes).toBe(2 * 1024 ** 3);
   });
 });
 

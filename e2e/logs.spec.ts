@@ -151,7 +151,9 @@ test("the hardware logs show a reboot and the board's own log line", async ({ pa
   const place = await createPlace(admin, 'Board logs');
   const hardware = await createHardwareWithToken(admin, place.site.id);
   const board = await devices.board(hardware);
-  await expect.poll(async () => (await admin.get<{ online: boolean }>(`/hardware-mgmt/hardware/${hardware.id}`)).online).toBe(true);
+  // A busy machine (a CI run beside other work) can take a while to start the simulator's process.
+  await board.waitForLine(/announced plinth_fw/, { timeoutMs: 30_000 });
+  await expect.poll(async () => (await admin.get<{ online: boolean }>(`/hardware-mgmt/hardware/${hardware.id}`)).online, { timeout: 15_000 }).toBe(true);
   const beforeReboot = board.lines.length;
   await admin.get(`/hardware-mgmt/hardware/${hardware.id}/reboot`);
   await board.waitForLine(/rebooting/, { from: beforeReboot });

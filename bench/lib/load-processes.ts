@@ -24,8 +24,12 @@ export async function onlineCount(server: BenchServer, table: 'exhibits' | 'hard
   return Number(row?.n ?? 0);
 }
 
-/** PostgreSQL backend processes serving the benchmark database (their CPU is the server's database work). */
+/**
+ * PostgreSQL backend processes serving the benchmark database (their CPU is the server's database
+ * work). None on PGlite: the embedded database runs inside the server process, in its CPU figure.
+ */
 export async function databasePids(server: BenchServer): Promise<number[]> {
+  if (server.database === 'pglite') return [];
   const name = new URL(server.databaseUrl).pathname.slice(1);
   const rows = await server.query<{ pid: number }>(`select pid from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
   return rows.map((r) => r.pid);

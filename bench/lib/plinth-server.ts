@@ -15,14 +15,25 @@ const SOURCE_MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 
 export type ServerMode = 'dist' | 'source';
 
+/**
+ * The database the server runs on: `postgres` (production: a fresh database on the local cluster,
+ * DATABASE_URL) or `pglite` (the product's default: the embedded database in DATA_DIR/pgdata, no
+ * DATABASE_URL).
+ */
+export type BenchDatabase = 'postgres' | 'pglite';
+
 /** A Plinth server started as a child process on 127.0.0.1, with its own fresh database. */
 export type BenchServer = {
   url: string;
   pid: number;
+  database: BenchDatabase;
+  /** The PostgreSQL database's URL; '' on PGlite (only the server process can open it). */
   databaseUrl: string;
+  /** The server's DATA_DIR (removed by `stop`). */
+  dataDir: string;
   /** Session cookie header of the platform admin the CLI created. */
   adminCookie: string;
-  /** Runs SQL against the benchmark database (one short-lived connection). */
+  /** Runs SQL against the benchmark database (one short-lived connection); throws on PGlite, which the server holds alone. */
   query: <T = Record<string, unknown>>(sql: string) => Promise<T[]>;
   /** The server's memory right after a full garbage collection (through bench/lib/memory-probe.mjs). */
   memory: () => Promise<NodeJS.MemoryUsage>;
@@ -104,17 +115,50 @@ function runCli(mode: ServerMode, args: string[], env: NodeJS.ProcessEnv): void 
   if (res.status !== 0) throw new Error(`plinth ${args.slice(0, 2).join(' ')} failed (${res.status}): ${res.stderr}`);
 }
 
-/**
- * Starts Plinth as the product runs it (`node apps/server/dist/main.js`, or the sources through
- * tsx), against a new PostgreSQL database on the local cluster, on free ports of 127.0.0.1;
- * creates a platform admin with the CLI and signs it in.
- */
-export async function startBenchServer(options: { mode: ServerMode; log: (line: string) => void }): Promise<BenchServer> {
-  const { mode, log } = options;
+const ADMIN = { email: 'bench-admin@example.com', password: 'Bench-Passw0rd!' };
+
+/** A fresh database for one run: its URL ('' for PGlite, which lives in DATA_DIR) and how to drop it. */
+async function freshDatabase(database: BenchDatabase, log: (line: string) => void): Promise<{ url: string; label: string; drop: () => Promise<void> }> {
+  if (database === 'pglite') return { url: '', label: 'embedded PGlite in DATA_DIR/pgdata', drop: async () => undefined };
   await ensurePostgres();
   const name = uniqueDatabaseName('plinth_bench');
   await adminQuery(`create database ${name}`);
-  const dbUrl = databaseUrl(name);
+  return {
+    url: databaseUrl(name),
+    label: `PostgreSQL database ${name}`,
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`).then(
+      () => undefined,
+      (error: unknown) => log(`could not drop ${name}: ${String(error)}`),
+    ),
+  };
+}
+
+/** Signs the admin in: the session cookie header. */
+async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/v1/auth/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const session = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  if (!res.ok || !session) throw new Error(`signing the admin in failed (${res.status})`);
+  return session;
+}
+
+/**
+ * Starts Plinth as the product runs it (`node apps/server/dist/main.js`, or the sources through
+ * tsx), on free ports of 127.0.0.1, with a fresh database: a new PostgreSQL database on the local
+ * cluster (`database: 'postgres'`, the default), or the embedded PGlite database in a new DATA_DIR
+ * (`'pglite'`: no DATABASE_URL). A platform admin is created with the CLI before the server starts
+ * (PGlite admits one process at a time; the CLI migrates the database first), then signed in.
+ */
+export async function startBenchServer(options: { mode: ServerMode; log: (line: string) => void; database?: BenchDatabase }): Promise<BenchServer> {
+  const { mode, log } = options;
+  const database = options.database ?? 'postgres';
+  const db = await freshDatabase(database, log);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-bench-'));
   const logFile = path.join(dataDir, 'server.log');
   const memoryFile = path.join(dataDir, 'memory.json');
@@ -127,7 +171,8 @@ export async function startBenchServer(options: { mode: ServerMode; log: (line: 
     HOST: '127.0.0.1',
     MQTT_PORT: String(mqttPort),
     MQTT_HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl,
+    // Empty means unset: PGlite in DATA_DIR.
+    DATABASE_URL: db.url,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     WEB_DIST: path.join(dataDir, 'no-console'),
@@ -136,26 +181,21 @@ export async function startBenchServer(options: { mode: ServerMode; log: (line: 
     SMTP_URL: '',
     BENCH_MEMORY_FILE: memoryFile,
   };
-  const probe = ['--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/memory-probe.mjs')).href];
-  const args = mode === 'dist' ? [...probe, DIST_MAIN] : [...probe, '--import', 'tsx', SOURCE_MAIN];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.pipe(logStream, { end: false });
-  child.stderr!.pipe(logStream, { end: false });
-  const url = `http://127.0.0.1:${port}`;
-
+  let child: ChildProcess | null = null;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const running = child;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      running.kill('SIGTERM');
+      const timer = setTimeout(() => running.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(timer);
     }
     logStream.end();
-    await adminQuery(`drop database if exists ${name} with (force)`).catch((error: unknown) => log(`could not drop ${name}: ${String(error)}`));
+    await db.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const logTail = (lines = 30) => {
@@ -167,29 +207,28 @@ export async function startBenchServer(options: { mode: ServerMode; log: (line: 
   };
 
   try {
-    await waitForHttp(`${url}/api/v1/auth/login-methods`, child, 90_000);
-    const email = 'bench-admin@example.com';
-    const password = 'Bench-Passw0rd!';
-    runCli(mode, ['user', 'create', '--email', email, '--password', password, '--first-name', 'Bench', '--last-name', 'Admin', '--platform-admin'], env);
-    const res = await fetch(`${url}/api/v1/auth/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    const session = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0]!)
-      .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
-    if (!res.ok || !session) throw new Error(`signing the admin in failed (${res.status})`);
-    log(`server pid ${child.pid} on ${url} (${mode === 'dist' ? 'apps/server/dist' : 'sources through tsx'}), database ${name}`);
+    runCli(mode, ['user', 'create', '--email', ADMIN.email, '--password', ADMIN.password, '--first-name', 'Bench', '--last-name', 'Admin', '--platform-admin'], env);
+    const probe = ['--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/memory-probe.mjs')).href];
+    const args = mode === 'dist' ? [...probe, DIST_MAIN] : [...probe, '--import', 'tsx', SOURCE_MAIN];
+    child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.pipe(logStream, { end: false });
+    child.stderr!.pipe(logStream, { end: false });
+    const server = child;
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${url}/api/v1/auth/login-methods`, server, 90_000);
+    const adminCookie = await signIn(url);
+    log(`server pid ${server.pid} on ${url} (${mode === 'dist' ? 'apps/server/dist' : 'sources through tsx'}), ${db.label}`);
     const pg = (await import('pg')).default;
     return {
       url,
-      pid: child.pid!,
-      databaseUrl: dbUrl,
-      adminCookie: session,
+      pid: server.pid!,
+      database,
+      databaseUrl: db.url,
+      dataDir,
+      adminCookie,
       query: async <T,>(sql: string) => {
-        const client = new pg.Client({ connectionString: dbUrl });
+        if (!db.url) throw new Error('the embedded PGlite database is open in the server process only; SQL from the benchmark needs --database postgres');
+        const client = new pg.Client({ connectionString: db.url });
         await client.connect();
         try {
           return (await client.query(sql)).rows as T[];
@@ -199,7 +238,7 @@ export async function startBenchServer(options: { mode: ServerMode; log: (line: 
       },
       memory: async () => {
         fs.rmSync(memoryFile, { force: true });
-        child.kill('SIGUSR2');
+        server.kill('SIGUSR2');
         for (let i = 0; i < 100 && !fs.existsSync(memoryFile); i++) await new Promise((r) => setTimeout(r, 50));
         return JSON.parse(fs.readFileSync(memoryFile, 'utf8')) as NodeJS.MemoryUsage;
       },

@@ -80,3 +80,23 @@ export function runQueueWaitSeconds(pid: number): number | null {
     return null;
   }
 }
+
+/**
+ * Samples a process's resident set every `everyMs` (100 ms by default) until `stop()`, which
+ * answers the first reading and the highest one seen (bytes).
+ */
+export function startRssSampler(pid: number, everyMs = 100): { peak: () => number; stop: () => { first: number; peak: number } } {
+  const first = rssBytes(pid) ?? 0;
+  let peak = first;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssBytes(pid) ?? 0);
+  }, everyMs);
+  return {
+    peak: () => peak,
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, rssBytes(pid) ?? 0);
+      return { first, peak };
+    },
+  };
+}

@@ -49,7 +49,13 @@ const EVENT_SCHEMAS = [
   /** The exhibit reported a status value. */
   exhibitEvent('exhibit.statusChanged', { statusId: z.string(), value: StatusValueSchema }),
   /** A setting value was saved (`applied: false`) or the exhibit applied it (`applied: true`). */
-  exhibitEvent('exhibit.settingChanged', { settingId: z.string(), value: SettingValueSchema, applied: z.boolean() }),
+  exhibitEvent('exhibit.settingChanged', {
+    settingId: z.string(),
+    value: SettingValueSchema,
+    applied: z.boolean(),
+    /** The saved version this event is about (the manifest's `version`): a console keeps the newer of an event and a read. */
+    version: z.number().int(),
+  }),
   /** A live log line of the exhibit. */
   exhibitEvent('exhibit.logged', { log: LogLineSchema }),
   /** The exhibit record changed (name, lock, leader, address…): read it again. */

@@ -125,7 +125,7 @@ describe('an exhibit across two server instances', () => {
       expect(setting).toMatchObject({ value: 120, applied: true });
     }, wait);
     await vi.waitFor(
-      () => expect(events).toContainEqual({ type: 'exhibit.settingChanged', exhibitId: record.id, settingId: 'idle_timeout_secs', value: 120, applied: true }),
+      () => expect(events).toContainEqual({ type: 'exhibit.settingChanged', exhibitId: record.id, settingId: 'idle_timeout_secs', value: 120, applied: true, version: expect.any(Number) }),
       wait,
     );
 

@@ -24,8 +24,10 @@ export function presentSettingChanged(change: {
   settingId: string;
   value: SettingValue;
   applied: boolean;
+  version: number;
 }): RealtimeEventOf<'exhibit.settingChanged'> {
-  return { type: 'exhibit.settingChanged', exhibitId: change.exhibitId, settingId: change.settingId, value: change.value, applied: change.applied };
+  const { exhibitId, settingId, value, applied, version } = change;
+  return { type: 'exhibit.settingChanged', exhibitId, settingId, value, applied, version };
 }
 
 /** A live log line of the exhibit: what it logged with `logger.*` (its event type is its level) or what the server saw happen (online, opMode…). */

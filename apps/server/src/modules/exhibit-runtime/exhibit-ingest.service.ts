@@ -53,7 +53,7 @@ export async function acknowledge(deps: AppDeps, exhibitId: string, ack: Acknowl
   for (const setting of ack.settings) {
     const row = await acknowledgeSetting(deps.db, exhibitId, setting);
     if (row && row.appliedVersion >= row.version) {
-      deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: setting.id, value: row.value, applied: true }));
+      deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: setting.id, value: row.value, applied: true, version: row.version }));
       // Logged once per saved version: a reconnect acknowledges every setting again, and version 1
       // is the manifest's default, which a new exhibit applies for every setting at once.
       if (row.previousAppliedVersion < row.appliedVersion && row.appliedVersion > 1) {

@@ -114,9 +114,9 @@ export function settingSaved(
   exhibitId: string,
   saved: { manifestId: string; value: SettingValue; version: number; content?: ContentEntry | null },
 ): void {
-  const { manifestId, value } = saved;
+  const { manifestId, value, version } = saved;
   deps.exhibitGateway.send(exhibitId, presentSettingMessage(saved));
-  deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: manifestId, value, applied: false }));
+  deps.hub.publish('exhibit', exhibitId, presentSettingChanged({ exhibitId, settingId: manifestId, value, applied: false, version }));
 }
 
 async function saveListItemValue(

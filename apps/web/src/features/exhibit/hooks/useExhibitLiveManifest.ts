@@ -33,7 +33,7 @@ export function useExhibitLiveManifest(exhibitId: string): void {
           if (message.exhibitId !== exhibitId) return;
           update((data) => ({
             ...data,
-            manifest: patchSettingValue(data.manifest, message.settingId, message.value, message.applied),
+            manifest: patchSettingValue(data.manifest, message),
           }));
           return;
         case 'exhibit.opModeChanged':

@@ -126,20 +126,9 @@ export function pendingValueError(setting: ExhibitSetting, value: SettingValue):
   return null;
 }
 
-/** Applies a live value to the plain setting with this manifest id, wherever it sits in the tree. */
-export function patchSettingValue(manifest: ExhibitManifest, settingId: string, value: SettingValue, applied: boolean): ExhibitManifest {
-  const patch = (s: ExhibitSetting): ExhibitSetting => {
-    if (s.manifestId !== settingId || s.listName !== null) return s;
-    // A new save raises the version; an acknowledgement brings the applied version up to it.
-    const version = applied ? s.version : s.version + 1;
-    return {
-      ...s,
-      value,
-      version,
-      appliedVersion: applied ? version : s.appliedVersion,
-      applied,
-    };
-  };
+/** Rebuilds the manifest with every plain setting (groups walked, list items left alone) passed through `fn`. */
+function mapPlainSettings(manifest: ExhibitManifest, fn: (s: ExhibitSetting) => ExhibitSetting): ExhibitManifest {
+  const patch = (s: ExhibitSetting): ExhibitSetting => (s.listName !== null ? s : fn(s));
   const walkGroup = (g: SettingGroup): SettingGroup => ({
     ...g,
     settings: g.settings.map(patch),
@@ -152,6 +141,48 @@ export function patchSettingValue(manifest: ExhibitManifest, settingId: string, 
     strapiContent: manifest.strapiContent.map(patch),
     settingGroups: manifest.settingGroups.map(walkGroup),
   };
+}
+
+/** Whether state `a` of a setting is newer than `b`: a later saved version, or the same one applied further. */
+function isNewerSettingState(a: ExhibitSetting, b: ExhibitSetting): boolean {
+  return a.version > b.version || (a.version === b.version && a.appliedVersion > b.appliedVersion);
+}
+
+/** A live setting event: the server's saved version, and whether the exhibit applied it. */
+export type LiveSettingChange = { settingId: string; value: SettingValue; applied: boolean; version: number };
+
+/**
+ * Applies a live value to the plain setting with this manifest id, wherever it sits in the tree.
+ * An event older than what the console holds (it crossed a newer read) changes nothing.
+ */
+export function patchSettingValue(manifest: ExhibitManifest, change: LiveSettingChange): ExhibitManifest {
+  return mapPlainSettings(manifest, (s) => {
+    if (s.manifestId !== change.settingId) return s;
+    const appliedVersion = change.applied ? change.version : Math.min(s.appliedVersion, change.version);
+    // "Saved, not applied" about a version the console already saw applied stays applied.
+    const next: ExhibitSetting = { ...s, value: change.value, version: change.version, appliedVersion, applied: appliedVersion >= change.version };
+    return isNewerSettingState(s, next) ? s : next;
+  });
+}
+
+/**
+ * A fresh read of the manifest merged with what the console holds: a setting whose held state is
+ * newer (a live event arrived while the read was on its way) keeps it, so a read answered just
+ * before the exhibit acknowledged a save cannot turn "Applied" back into "Modified".
+ */
+export function mergeManifestRead(held: ExhibitManifest | undefined, read: ExhibitManifest): ExhibitManifest {
+  if (!held) return read;
+  const heldById = new Map<string, ExhibitSetting>();
+  mapPlainSettings(held, (s) => {
+    heldById.set(s.manifestId, s);
+    return s;
+  });
+  return mapPlainSettings(read, (s) => {
+    const before = heldById.get(s.manifestId);
+    return before && isNewerSettingState(before, s)
+      ? { ...s, value: before.value, version: before.version, appliedVersion: before.appliedVersion, applied: before.applied }
+      : s;
+  });
 }
 
 /** Every visible plain setting of the manifest, groups flattened, for the overview. */

@@ -22,3 +22,4 @@ export * from './mqtt-protocol.js';
 export * from './api/hardware-runtime.js';
 export * from './api/logging.js';
 export * from './api/content.js';
+export * from './api/scheduling.js';

@@ -44,6 +44,8 @@ export const RIGHTS = {
   /** Upload and delete an exhibit's files. */
   editFiles: 'DEVELOPER',
   operate: 'DEVELOPER',
+  /** Create, edit and delete an exhibit's scheduled events (the spec's canModify). */
+  editSchedules: 'DEVELOPER',
   /** Create, rename and delete exhibits and hardware; create tokens. */
   manageDevices: 'DEVELOPER',
   createToken: 'DEVELOPER',

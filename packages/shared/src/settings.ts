@@ -6,9 +6,11 @@ export const SETTING_IDS = {
   analytics: 'analytics_config',
   /** Site: the external analytics report URL embedded in the site's Reports tab. */
   reportUrl: 'external_report_url',
+  /** Site: its IANA time zone (schedules recur in it, the calendar shows it); empty: the server's. */
+  siteTimeZone: 'site_time_zone',
 } as const;
 
-export type SettingKind = 'text' | 'contentManager' | 'analytics' | 'reportUrl';
+export type SettingKind = 'text' | 'contentManager' | 'analytics' | 'reportUrl' | 'timeZone';
 
 export type SettingDefinition = {
   idString: string;
@@ -32,7 +34,19 @@ export const SITE_SETTINGS: readonly SettingDefinition[] = [
   { idString: SETTING_IDS.reportUrl, display: 'External Report URL', kind: 'reportUrl', defaultValue: '' },
   { idString: 'site_location', display: 'Location', kind: 'text', defaultValue: '' },
   { idString: 'opening_hours', display: 'Opening Hours', kind: 'text', defaultValue: '' },
+  { idString: SETTING_IDS.siteTimeZone, display: 'Time Zone', kind: 'timeZone', defaultValue: '' },
 ];
+
+/** True when `zone` is an IANA time zone name this runtime knows ('Europe/Paris', 'UTC'). */
+export function isTimeZone(zone: string): boolean {
+  if (!zone || zone.length > 100) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function settingKind(idString: string): SettingKind {
   const def = [...ORGANIZATION_SETTINGS, ...SITE_SETTINGS].find((s) => s.idString === idString);

@@ -7,3 +7,4 @@ export * from './schema-core.js';
 export * from './schema-hardware.js';
 export * from './schema-exhibits.js';
 export * from './schema-logs.js';
+export * from './schema-scheduling.js';

@@ -3,6 +3,7 @@ import {
   AnalyticsConfigSchema,
   ContentManagerConfigInputSchema,
   isAllowedReportUrl,
+  isTimeZone,
   settingKind,
   type Setting,
   type SettingKind,
@@ -101,6 +102,9 @@ export function validateSettingValue(kind: SettingKind, value: string, reportUrl
       if (value !== '' && !isAllowedReportUrl(value, reportUrlPrefix)) {
         throw invalid(`The site report URL must start with ${reportUrlPrefix}`);
       }
+      return value;
+    case 'timeZone':
+      if (value !== '' && !isTimeZone(value)) throw invalid(`value: "${value}" is not a time zone name (IANA, such as Europe/Paris or America/New_York)`);
       return value;
     case 'text':
       return value;

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_REPORT_URL_PREFIX } from '@plinth/shared';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_REPORT_URL_PREFIX, isTimeZone } from '@plinth/shared';
 import { isStoreKeySegment } from './lib/file-store-contract.js';
 import type { FileStoreSettings } from './lib/file-store.js';
 import { parseSecretKey } from './lib/secret-box.js';
@@ -106,6 +106,16 @@ const ConfigSchema = z.object({
   COOKIE_SECURE: Bool,
   /** Days of logs and report events kept; older days are dropped whole (docs/architecture.md, "Logs and reports"). */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** How often each node looks for due scheduled events, in ms (modules/scheduling/schedule-executor.ts). */
+  SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** How long a node's claim on a running event lasts without renewal; a node that died leaves it to expire (ms). */
+  SCHEDULER_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** The time zone of sites that set none (IANA name); default: the server machine's. */
+  TIME_ZONE: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === '' || isTimeZone(v), { message: 'must be an IANA time zone name, such as Europe/Paris' }),
   /** The largest file an upload may carry, in bytes (default 2 GiB); larger answers 413. */
   MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_MAX_FILE_BYTES),
   /** Where stored files go: unset, local disk under DATA_DIR/store; `s3://bucket/prefix` for an S3-compatible store. */

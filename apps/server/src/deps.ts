@@ -9,6 +9,7 @@ import type { OutboundFetch } from './lib/outbound-fetch.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer } from './mail/mailer.js';
 import type { LogRecorder } from './modules/logging/ports.js';
+import type { Scheduler } from './modules/scheduling/ports.js';
 import type { RealtimeHub } from './realtime/hub.js';
 
 /** The external systems every service reaches through, each behind its seam. */
@@ -34,4 +35,6 @@ export type AppDeps = {
   logs: LogRecorder;
   /** Stored files (exhibit files, firmware): local disk or an S3-compatible store (FILE_STORE_URL). */
   files: FileStore;
+  /** This node's scheduled-event executor (started by startServer; absent in apps built without it). */
+  scheduler?: Scheduler;
 };

@@ -21,6 +21,7 @@ import { createRedisHub } from './realtime/redis-hub.js';
 import { announceFirstStart } from './modules/auth/first-start.js';
 import { createLogRecorder } from './modules/logging/log-recorder.js';
 import { startLogRetention } from './modules/logging/log-retention.js';
+import { startScheduler } from './modules/scheduling/schedule-executor.js';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -60,6 +61,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   let retention: { stop: () => Promise<void> } | null = null;
   const close = async () => {
     await app?.close();
+    // Before the gateways: a run under way ends (its steps recorded) while they still deliver.
+    await deps?.scheduler?.stop();
     await deps?.background.drain();
     await deps?.exhibitGateway?.close();
     await deps?.hardwareGateway?.close();
@@ -88,6 +91,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     retention = startLogRetention(deps);
     deps.hardwareGateway = await startHardwareGateway(deps);
     deps.exhibitGateway = createExhibitGateway(deps);
+    deps.scheduler = startScheduler(deps);
     app = await buildApp(deps);
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address() as AddressInfo;

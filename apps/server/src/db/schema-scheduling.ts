@@ -11,6 +11,8 @@ export type ScheduleStep = {
   /** 'started': written before the change was made (a crash then leaves it unconfirmed); 'done' after. */
   phase: 'started' | 'done';
   outcome?: string;
+  /** The change could not be made (the outcome says why). */
+  failed?: boolean;
   /** A setting or op mode to put back at the end: the value it had, and the version the event wrote. */
   restore?: { kind: 'setting' | 'strapiContent' | 'opMode'; id: string; previous: unknown; version: number | null; wrote: unknown };
 };

@@ -19,6 +19,7 @@ import { hardwareCommandRoutes } from './hardware-runtime/hardware-commands.rout
 import { hardwareTokenRoutes } from './hardware-runtime/hardware-tokens.routes.js';
 import { loggingRoutes } from './logging/logging.routes.js';
 import { reportingRoutes } from './logging/reporting.routes.js';
+import { schedulingRoutes } from './scheduling/scheduling.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
 import { permissionRoutes } from './permission/permission.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
@@ -54,6 +55,7 @@ const SIGNED_IN_ROUTES = [
   filesRoutes,
   loggingRoutes,
   reportingRoutes,
+  schedulingRoutes,
 ];
 
 /**

@@ -1,8 +1,11 @@
 import { defaultSettingValue, ORG_FILE_PREFIX, type FileConflicts, type ManifestSetting, type SettingValue } from '@plinth/shared';
+import type { Db } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { listChanged, settingSaved } from '../exhibit-runtime/exhibit-settings.service.js';
 import { recordExhibit } from '../logging/records.js';
+import { findEventsUsingFile, removeFileFromEvents } from '../scheduling/scheduling.repository.js';
+import { announceSchedulesChanged } from '../scheduling/scheduling.service.js';
 import { presentConflictSettings } from './files.presenter.js';
 import { deleteFileWithResets, findFileRow, findFileSettingUses, listFileFollowers, type FileDeletion, type FileSettingUse } from './files.repository.js';
 import { announceFilesChanged, assertNotFollower, findOwner, removeObjects } from './files.service.js';
@@ -14,19 +17,10 @@ import { announceFilesChanged, assertNotFollower, findOwner, removeObjects } fro
  * as the delete, and they then reach the exhibits and consoles like any saved setting.
  */
 
-/**
- * The future scheduled events of these exhibits whose setting change names the file.
- *
- * Scheduling does not exist yet: issue 11 adds its query here, and, for a confirmed delete,
- * removes the setting change from those events (what
- * DELETE /exhibit-management/scheduling/schedulesetting/file/{fileName} does) in the delete's
- * transaction (`deleteFileWithResets`). Until then no event can name a file.
- */
-export async function findScheduledEventConflicts(
-  _deps: AppDeps,
-  _where: { exhibitIds: string[]; fileName: string },
-): Promise<FileConflicts['events']> {
-  return [];
+/** The future scheduled events of these exhibits whose setting change names the file. */
+export async function findScheduledEventConflicts(deps: AppDeps, where: { exhibitIds: string[]; fileName: string }): Promise<FileConflicts['events']> {
+  const rows = await findEventsUsingFile(deps.db, where);
+  return rows.map((r) => ({ id: r.id, name: r.name, startDate: r.startDate.toISOString() }));
 }
 
 /** DELETE /content/files/: the file, and whether the caller confirmed resetting what uses it; `by` is who (an email). */
@@ -59,10 +53,22 @@ export async function deleteFile(deps: AppDeps, del: FileDelete): Promise<{ ok: 
     const uses = await findFileSettingUses(deps.db, { exhibitIds, fileName });
     if (uses.length || events.length) throw conflict(fileName, { uses, events });
   }
-  const result = await deleteFileWithResets(deps.db, { exhibitId: owner.id, fileName, exhibitIds, resetUses: del.confirm, resetValue: resetValueFor(fileName) });
+  // Confirmed: the scheduled events naming the file lose that change in the delete's transaction.
+  const alsoInTransaction = async (tx: Db) => {
+    if (del.confirm) await removeFileFromEvents(tx, { exhibitIds, fileName });
+  };
+  const result = await deleteFileWithResets(deps.db, {
+    exhibitId: owner.id,
+    fileName,
+    exhibitIds,
+    resetUses: del.confirm,
+    resetValue: resetValueFor(fileName),
+    alsoInTransaction,
+  });
   if (!result) throw new AppError('NotFound', `The file "${fileName}" does not exist.`);
   if ('blocked' in result) throw conflict(fileName, { uses: result.blocked, events });
   await announceResets(deps, { result, fileName, by: del.by });
+  if (events.length) for (const exhibitId of exhibitIds) announceSchedulesChanged(deps, exhibitId);
   await removeObjects(deps, [result.objectKey]);
   recordExhibit(deps.logs, owner.id, { eventType: 'file', message: `File "${fileName}" deleted by ${del.by}` });
   await announceFilesChanged(deps, owner, { deleted: [fileName] });

@@ -158,6 +158,8 @@ export type FileDelete = {
   /** False: any setting naming the file stops the delete (nothing changes, the uses are answered). */
   resetUses: boolean;
   resetValue: (use: FileSettingUse) => SettingValue;
+  /** More writes of the same delete, made in its transaction (the scheduled events that name the file lose that change). */
+  alsoInTransaction?: (tx: Db) => Promise<void>;
 };
 
 /**
@@ -181,6 +183,7 @@ export async function deleteFileWithResets(db: Db, deletion: FileDelete): Promis
         tx.rollback();
       }
       const changed = await resetSettings(tx, { fileName: deletion.fileName, uses, resetValue: deletion.resetValue });
+      await deletion.alsoInTransaction?.(tx);
       return { objectKey: row.objectKey, uses, ...changed };
     });
   } catch (error) {

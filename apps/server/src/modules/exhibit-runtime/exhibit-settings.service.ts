@@ -64,22 +64,24 @@ async function findSetting(deps: AppDeps, exhibitId: string, save: Omit<SettingS
  * Saves a setting value as desired state: stored with a new version, pushed to the exhibit if it
  * is connected (it acknowledges when applied), published to consoles, copied to followers.
  */
-export async function saveSetting(deps: AppDeps, exhibitId: string, save: SettingSave): Promise<void> {
+export async function saveSetting(deps: AppDeps, exhibitId: string, save: SettingSave): Promise<{ version: number | null }> {
   const state = await getExhibitState(deps, exhibitId);
   assertNotFollower(state);
   const target = await findSetting(deps, exhibitId, save);
   const definition = target.setting.definition as ManifestSetting;
   const checked = checkSettingValue(definition, save.value);
   if (!checked.ok) throw new AppError('ValidationError', checked.message);
+  let version: number | null = null;
   if (target.list) await saveListItemValue(deps, { exhibitId, target, listName: save.listName!, value: checked.value });
   else {
     const content = await readChosenContent(deps, { exhibitId, definition, value: checked.value });
-    await savePlainSetting(deps, exhibitId, { manifestId: target.setting.manifestId, value: checked.value, content });
+    version = await savePlainSetting(deps, exhibitId, { manifestId: target.setting.manifestId, value: checked.value, content });
   }
   const where = target.list ? ` of "${save.listName}" in list "${target.list.manifestId}"` : '';
   const message = `Setting "${target.setting.manifestId}"${where} saved by ${save.by ?? 'the server'}: ${shownValue(checked.value)}`;
   recordExhibit(deps.logs, exhibitId, { eventType: 'setting', message });
   await copyToFollowers(deps, { leaderId: exhibitId, only: { settingId: target.setting.manifestId, listId: target.list?.manifestId } });
+  return { version };
 }
 
 /**
@@ -99,10 +101,12 @@ async function readChosenContent(
 /** A plain setting's new value (and a StrapiContent setting's entry): stored, sent to the exhibit, published to consoles. */
 type PlainSettingChange = { manifestId: string; value: SettingValue; content?: ContentEntry | null };
 
-async function savePlainSetting(deps: AppDeps, exhibitId: string, change: PlainSettingChange): Promise<void> {
+/** Answers the version stored, or null when the setting is gone. */
+async function savePlainSetting(deps: AppDeps, exhibitId: string, change: PlainSettingChange): Promise<number | null> {
   const row = await updateSettingValue(deps.db, exhibitId, change);
-  if (!row) return;
+  if (!row) return null;
   settingSaved(deps, exhibitId, { ...change, version: row.version });
+  return row.version;
 }
 
 /**
@@ -147,13 +151,13 @@ export type StrapiContentSave = { settingId: string; contentId: string | number 
  * entry is read from the content manager (NotFound when it has none of that id); the value is the
  * id as text and the entry (id and fields) goes to the exhibit with it. Null clears both.
  */
-export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: StrapiContentSave): Promise<void> {
+export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: StrapiContentSave): Promise<{ version: number | null }> {
   const target = await findSetting(deps, exhibitId, { settingId: save.settingId });
   if (target.setting.type !== 'StrapiContent') {
     throw new AppError('ValidationError', `Setting "${target.setting.manifestId}" is not a StrapiContent setting`);
   }
   const value = save.contentId === null ? null : String(save.contentId);
-  await saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value, by: save.by });
+  return saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value, by: save.by });
 }
 
 /** What to copy from a leader: everything, or (`only`) one plain setting or one list. */

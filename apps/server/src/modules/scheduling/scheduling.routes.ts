@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  can,
+  CreateScheduleBody,
+  DeleteScheduleQuery,
+  Id,
+  IdParams,
+  ListSchedulesQuery,
+  ScheduleDeleteResponse,
+  ScheduleRunResponse,
+  SchedulesResponse,
+  ScheduleWriteResponse,
+  UpdateScheduleBody,
+  OkSchema,
+} from '@plinth/shared';
+import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
+import { authorizeExhibit } from '../access/exhibit-access.js';
+import { removeFileFromSchedules } from './schedule-files.service.js';
+import { createSchedule, deleteSchedule, listSchedules, requireScheduledEvent, updateSchedule } from './scheduling.service.js';
+
+/**
+ * The scheduling calls of spec 7.1. The path's id is the exhibit for GET and POST, the event for
+ * PUT and DELETE (whose body or series name the rest). Viewers read the calendar; developers and
+ * up (canModify, the right `editSchedules`) create, edit and delete; running due events now is for
+ * platform admins.
+ */
+export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['scheduling'];
+    const base = '/exhibit-management/scheduling';
+
+    app.get(`${base}/:id`, { schema: { tags, params: IdParams, querystring: ListSchedulesQuery, response: { 200: SchedulesResponse } } }, async (request) => {
+      const role = await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'view' });
+      return listSchedules(deps, { exhibitId: request.params.id, ...request.query, canModify: can(role, 'editSchedules') });
+    });
+
+    app.post(`${base}/:id`, { schema: { tags, params: IdParams, body: CreateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
+      await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'editSchedules' });
+      return createSchedule(deps, { exhibitId: request.params.id, input: request.body, by: request.user.email });
+    });
+
+    app.put(`${base}/:id`, { schema: { tags, params: IdParams, body: UpdateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
+      // The exhibit named in the body must be the event's: anything else is not found.
+      await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.body.exhibitId, right: 'editSchedules' });
+      const row = await requireScheduledEvent(deps, request.params.id);
+      if (row.exhibitId !== request.body.exhibitId) throw new AppError('NotFound', 'The scheduled event does not exist.');
+      return updateSchedule(deps, { row, input: request.body, by: request.user.email });
+    });
+
+    app.delete(`${base}/:id`, { schema: { tags, params: IdParams, querystring: DeleteScheduleQuery, response: { 200: ScheduleDeleteResponse } } }, async (request) => {
+      const row = await requireScheduledEvent(deps, request.params.id).catch(() => null);
+      // Unknown and invisible answer the same 404.
+      if (!row) throw new AppError('NotFound', 'The scheduled event does not exist.');
+      await authorizeExhibit(deps.db, await request.grants(), { exhibitId: row.exhibitId, right: 'editSchedules' });
+      if (request.query.recurringId && request.query.recurringId !== row.recurringId) {
+        throw new AppError('ValidationError', 'recurringId: the event is not in that series');
+      }
+      return deleteSchedule(deps, row, { changeAll: request.query.changeAll, by: request.user.email });
+    });
+
+    app.delete(
+      `${base}/schedulesetting/file/:fileName`,
+      {
+        schema: {
+          tags,
+          params: z.object({ fileName: z.string().min(1).max(1000) }),
+          querystring: z.object({ exhibitId: Id }),
+          response: { 200: OkSchema.extend({ events: z.number().int() }) },
+        },
+      },
+      async (request) => {
+        await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.query.exhibitId, right: 'editSchedules' });
+        const events = await removeFileFromSchedules(deps, { exhibitId: request.query.exhibitId, fileName: request.params.fileName, by: request.user.email });
+        return { ok: true as const, events };
+      },
+    );
+
+    app.post(`${base}/run`, { schema: { tags, response: { 200: ScheduleRunResponse } } }, async (request) => {
+      if (!request.user.isPlatformAdmin) throw new AppError('Forbidden', 'Only platform admins may run the scheduler by hand.');
+      if (!deps.scheduler) throw new AppError('ServiceUnavailable', 'The scheduler is not running on this server.');
+      return deps.scheduler.runNow();
+    });
+  };
+}

@@ -59,16 +59,25 @@ export function startScheduler(deps: AppDeps, options: { node?: string; pollMs?:
   const node = options.node ?? schedulerNodeName();
   const pollMs = options.pollMs ?? deps.config.SCHEDULER_POLL_MS;
   let stopped = false;
-  let running: Promise<SchedulerRun> | null = null;
+  /** The pass under way (settled, never rejecting), which the next one waits for. */
+  let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
   const tick = (): Promise<SchedulerRun> => {
     // One pass at a time per node; a call during a pass waits for it and then runs again.
-    const previous = running ?? Promise.resolve(null);
+    const previous = running ?? Promise.resolve();
     const pass: Promise<SchedulerRun> = previous.then(() => runDue(deps, node));
-    running = pass.finally(() => {
-      if (running === pass) running = null;
-    });
+    // The caller handles the pass's failure; the copy kept here must not reject (an unhandled
+    // rejection would stop the process), and a failed pass must not fail the one after it.
+    const settled: Promise<void> = pass
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (running === settled) running = null;
+      });
+    running = settled;
     return pass;
   };
   const loop = () => {
@@ -86,7 +95,7 @@ export function startScheduler(deps: AppDeps, options: { node?: string; pollMs?:
     stop: async () => {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running?.catch(() => undefined);
+      await running;
     },
   };
 }
@@ -194,6 +203,17 @@ async function apply(deps: AppDeps, row: ScheduledEventRow, run: { step: Step; p
   }
 }
 
+/** What a setting (not in a list) or the op mode is before the step changes it, as its 'started' record keeps it. */
+async function valueBefore(deps: AppDeps, exhibitId: string, step: Step): Promise<Pick<ScheduleStep, 'restore'>> {
+  if (step.kind === 'opMode') {
+    const state = await findExhibitState(deps.db, exhibitId);
+    return state ? { restore: { kind: 'opMode', id: 'opMode', previous: state.opMode, version: null, wrote: step.mode } } : {};
+  }
+  if (step.kind === 'control' || (step.kind === 'setting' && step.listName)) return {};
+  const [current] = await listSettingCandidates(deps.db, exhibitId, { settingKey: step.settingId, inList: false });
+  return current ? { restore: { kind: step.kind, id: step.settingId, previous: current.value, version: null, wrote: step.value } } : {};
+}
+
 /** The start of an occurrence: each change once, recorded as it goes. */
 async function runStart(deps: AppDeps, row: ScheduledEventRow, node: string): Promise<void> {
   const hold: Hold = { id: row.id, node };
@@ -205,15 +225,18 @@ async function runStart(deps: AppDeps, row: ScheduledEventRow, node: string): Pr
   for (let i = 0; i < steps.length; i++) {
     if (done.has(i)) continue;
     const step = steps[i]!;
-    const prior = started.get(i);
-    if (prior && step.kind === 'control') {
+    const resumed = started.get(i);
+    if (resumed && step.kind === 'control') {
       // It may have reached the exhibit before the node running it died: never fire it twice.
       const record: ScheduleStep = { step: i, phase: 'done', outcome: `Control "${step.controlId}": not confirmed (the server running it stopped)` };
       if (!(await appendStep(deps.db, { ...hold, leaseUntil: leaseEnd(deps) }, record))) return;
       records.push(record);
       continue;
     }
-    if (!prior && !(await appendStep(deps.db, { ...hold, leaseUntil: leaseEnd(deps) }, { step: i, phase: 'started' }))) return;
+    // The value found before the change goes into the 'started' record: a node resuming the step
+    // after this one died must restore that value, not the one this node may already have written.
+    const prior: ScheduleStep = resumed ?? { step: i, phase: 'started', ...(await valueBefore(deps, row.exhibitId, step)) };
+    if (!resumed && !(await appendStep(deps.db, { ...hold, leaseUntil: leaseEnd(deps) }, prior))) return;
     const applied = await apply(deps, row, { step, prior });
     const record: ScheduleStep = { step: i, phase: 'done', outcome: applied.outcome, ...(applied.restore ? { restore: applied.restore } : {}), ...(applied.ok ? {} : { failed: true }) };
     if (!(await appendStep(deps.db, { ...hold, leaseUntil: leaseEnd(deps) }, record))) return;

@@ -82,3 +82,9 @@ export function describeMask(mask: string): string {
   if (mask === '1111111') return 'every day';
   return DAY_NAMES.filter((_, i) => mask[i] === '1').join(', ');
 }
+
+/** Whether two instants fall on the same day in the zone (a series' end is a day, whatever its time). */
+export function sameDayIn(a: Date | null, b: Date | null, zone: string): boolean {
+  if (!a || !b) return a === b;
+  return DateTime.fromJSDate(a, { zone }).toISODate() === DateTime.fromJSDate(b, { zone }).toISODate();
+}

@@ -54,8 +54,9 @@ export async function updatePendingEvent(db: Db, id: string, set: Partial<NewSch
 }
 
 /**
- * Replaces the occurrences of a series that have not run yet with new ones, in one transaction;
- * answers the new rows, or nothing when `keep` (the occurrence being edited) already ran.
+ * Replaces the occurrences of a series that have not run yet, from the edited one on (those
+ * starting before it stay as they are), with new ones, in one transaction; answers the new rows,
+ * or nothing when the occurrence being edited already ran.
  */
 export async function replacePendingSeries(
   db: Db,
@@ -63,12 +64,16 @@ export async function replacePendingSeries(
 ): Promise<ScheduledEventRow[] | undefined> {
   return db.transaction(async (tx) => {
     const [edited] = await tx
-      .select({ state: scheduledEvents.state })
+      .select({ state: scheduledEvents.state, startDate: scheduledEvents.startDate })
       .from(scheduledEvents)
       .where(eq(scheduledEvents.id, replace.editedId))
       .for('update');
     if (!edited || edited.state !== 'scheduled') return undefined;
-    await tx.delete(scheduledEvents).where(and(eq(scheduledEvents.recurringId, replace.recurringId), eq(scheduledEvents.state, 'scheduled')));
+    await tx
+      .delete(scheduledEvents)
+      .where(
+        and(eq(scheduledEvents.recurringId, replace.recurringId), eq(scheduledEvents.state, 'scheduled'), gte(scheduledEvents.startDate, edited.startDate)),
+      );
     await tx.delete(scheduledEvents).where(eq(scheduledEvents.id, replace.editedId));
     return insertScheduledEvents(tx, replace.rows);
   });
@@ -225,6 +230,12 @@ export async function removeFileFromEvents(db: Db, where: { exhibitIds: string[]
     })
     .where(and(inArray(e.exhibitId, where.exhibitIds), eq(e.state, 'scheduled'), usesFile(where.fileName)))
     .returning({ id: e.id, exhibitId: e.exhibitId });
+}
+
+/** Every occurrence of these exhibits, with its lease and steps: the tests of the executor read them. */
+export async function listEventsOfExhibits(db: Db, exhibitIds: string[]): Promise<ScheduledEventRow[]> {
+  if (!exhibitIds.length) return [];
+  return db.select().from(scheduledEvents).where(inArray(scheduledEvents.exhibitId, exhibitIds)).orderBy(asc(scheduledEvents.startDate));
 }
 
 /** How many occurrences are in each state (of these exhibits, or all): the bench and tests read it. */

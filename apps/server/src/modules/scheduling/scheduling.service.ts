@@ -18,7 +18,7 @@ import { AppError } from '../../lib/app-error.js';
 import { loadRuntimeRows, type ExhibitRuntimeRows } from '../exhibit-runtime/exhibit-runtime.repository.js';
 import { recordExhibit } from '../logging/records.js';
 import { checkScheduleChanges } from './schedule-changes.js';
-import { describeMask, occurrenceStarts, resolveTimeZone, shortestGap, weekdayIn } from './schedule-recurrence.js';
+import { describeMask, occurrenceStarts, resolveTimeZone, sameDayIn, shortestGap, weekdayIn } from './schedule-recurrence.js';
 import { presentScheduledEvent } from './scheduling.presenter.js';
 import {
   deleteEvents,
@@ -179,10 +179,9 @@ export async function updateSchedule(deps: AppDeps, update: { row: ScheduledEven
   const fields = checkEventFields(input, deps.clock.now(), !startChanged);
   const changes = checkScheduleChanges(await loadRuntimeRows(deps.db, row.exhibitId), input.manifest);
   const plan: EventPlan = { exhibitId: row.exhibitId, name: fields.name, start: fields.start, end: fields.end, changes, by };
-  const seriesEnd = input.recurring && fields.recurringEnd ? fields.recurringEnd.getTime() : null;
   const seriesChanged =
     input.recurring !== row.recurring ||
-    (input.recurring && (!sameFrequency(row.frequency, input.selectedFrequency) || seriesEnd !== (row.recurringEndDate?.getTime() ?? null)));
+    (input.recurring && (!sameFrequency(row.frequency, input.selectedFrequency) || !sameDayIn(fields.recurringEnd, row.recurringEndDate, zone)));
   let rows: ScheduledEventRow[] | undefined;
   if (row.recurringId && seriesChanged && !input.changeAll) {
     throw new AppError('ValidationError', 'changeAll: a change of the frequency or of the end of a series applies to the whole series; apply it to all events');

@@ -239,4 +239,16 @@ describe('SettingsForm: content-manager passwords (write-only)', () => {
     expect(screen.getByLabelText('Admin Password')).toBeDisabled();
     expect(screen.queryByRole('button', { name: /Replace/ })).not.toBeInTheDocument();
   });
+  it("edits a site's time zone with a searchable choice of IANA zones, empty being the server's", async () => {
+    const saveSetting = vi.fn<SaveOne>(async () => undefined);
+    renderForm({ saveSetting, settings: [setting('site_time_zone', 'Site Time Zone', '', { kind: 'timeZone' })] });
+    const zone = screen.getByRole('textbox', { name: /Site Time Zone/ });
+    expect(zone).toHaveValue('Server default');
+    fireEvent.click(zone);
+    fireEvent.change(zone, { target: { value: 'Europe/Par' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Europe/Paris' }));
+    expect(zone).toHaveValue('Europe/Paris');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
+    expect(saveSetting).toHaveBeenCalledWith(expect.objectContaining({ idString: 'site_time_zone' }), 'Europe/Paris');
+  });
 });

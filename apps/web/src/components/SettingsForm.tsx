@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Divider, Group, Loader, Modal, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Divider, Group, Loader, Modal, Paper, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -186,6 +186,7 @@ export function SettingsForm({ settings, canEdit, isInherited, save, getContentU
           return <ContentManagerEditor key={setting.idString} {...common} getContentUrl={getContentUrl} savedValue={baseline[setting.idString] ?? ''} />;
         }
         if (setting.kind === 'analytics') return <AnalyticsEditor key={setting.idString} {...common} />;
+        if (setting.kind === 'timeZone') return <TimeZoneEditor key={setting.idString} {...common} />;
         return (
           <TextInput
             key={setting.idString}
@@ -248,6 +249,40 @@ function EditorFrame({ setting, modified, inherited, children }: EditorProps & {
         {children}
       </Stack>
     </Paper>
+  );
+}
+
+/** The Select's value of 'empty: the server's zone' (an option's value cannot be empty). */
+const SERVER_ZONE = '__server__';
+
+/** The IANA zones this browser knows, with 'UTC', and the stored one even if unknown here. */
+function timeZoneOptions(current: string): { value: string; label: string }[] {
+  const zones = new Set(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []);
+  zones.add('UTC');
+  if (current) zones.add(current);
+  return [{ value: SERVER_ZONE, label: 'Server default' }, ...[...zones].sort().map((z) => ({ value: z, label: z }))];
+}
+
+/** A site's time zone (schedules recur in it, the calendar shows it): a searchable IANA zone, or the server's. */
+function TimeZoneEditor({ setting, value, modified, disabled, inherited, onChange }: EditorProps) {
+  const options = useMemo(() => timeZoneOptions(value), [value]);
+  return (
+    <Select
+      label={
+        <Group gap={6} component="span">
+          <span>{setting.display}</span>
+          <ModifiedMarker show={modified} />
+        </Group>
+      }
+      description={inherited ? INHERITED_SETTING_TEXT : 'Scheduled events recur in this zone and the calendar shows it.'}
+      data={options}
+      value={value || SERVER_ZONE}
+      searchable
+      allowDeselect={false}
+      nothingFoundMessage="No time zone matches"
+      disabled={disabled}
+      onChange={(v) => onChange(v === null || v === SERVER_ZONE ? '' : v)}
+    />
   );
 }
 

@@ -10,6 +10,9 @@ export type LogPageKey = { start: number; end: number; pageIdx: number; levels: 
 /** One exhibit report: the range (epoch ms), the bucket width in seconds, the grouping and the viewer's zone. */
 export type ExhibitReportKey = { start: number; end: number; interval: number; filter: 'value' | null; timeZone: string };
 
+/** The range of scheduled events a calendar shows (ISO date-times). */
+export type ScheduleRangeKey = { start: string; end: string };
+
 /** The hardware report's window (epoch ms) and the viewer's zone. */
 export type HardwareReportKey = { start: number; end: number; timeZone: string };
 
@@ -40,6 +43,10 @@ export const queryKeys = {
   exhibitTokens: (id: string) => ['exhibit-runtime', id, 'tokens'] as const,
   /** The files an exhibit shows (its leader's for a follower) and the organizational ones; live file events invalidate it. */
   exhibitFiles: (id: string) => ['exhibit-runtime', id, 'files'] as const,
+  /** Every read of an exhibit's scheduled events (all ranges); writes and live schedule events invalidate it. */
+  exhibitSchedules: (id: string) => ['exhibit-runtime', id, 'schedules'] as const,
+  /** The scheduled events of one calendar range (ISO start and end). */
+  exhibitSchedulesRange: (id: string, range: ScheduleRangeKey) => ['exhibit-runtime', id, 'schedules', range] as const,
   /** The content-manager entries a StrapiContent setting of an exhibit offers (pages). */
   strapiContent: (exhibitId: string, settingId: string) => ['strapi-content', exhibitId, settingId] as const,
   /** All hardware lists start with 'hardware-list'. */

@@ -147,13 +147,13 @@ describe('ExhibitPage', () => {
 
   it('shows the breadcrumb, the left list and the not-yet-available tabs', async () => {
     serveWorld({ exhibit: exhibitBody() });
-    renderAt(`${base}/${EXHIBIT}/scheduling`);
+    renderAt(`${base}/${EXHIBIT}/users`);
     expect(await screen.findByText('This tab is not available yet.')).toBeInTheDocument();
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(await within(crumbs).findByRole('link', { name: 'Acme Museum' })).toHaveAttribute('href', `/organization/${ORG}/sites`);
     expect(await within(crumbs).findByRole('link', { name: 'Main Hall' })).toHaveAttribute('href', `${base.replace('/exhibits', '')}/exhibits`);
     const nav = screen.getByRole('navigation', { name: 'Main Hall' });
-    expect(await within(nav).findByRole('link', { name: /Aquarium/ })).toHaveAttribute('href', `${base}/${OTHER}/scheduling`);
+    expect(await within(nav).findByRole('link', { name: /Aquarium/ })).toHaveAttribute('href', `${base}/${OTHER}/users`);
   });
 
   it('shows the logs of this exhibit on the logs tab and its reports on the reports tab', async () => {

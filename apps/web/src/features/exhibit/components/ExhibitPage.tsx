@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Flex, Group, Paper, Stack, Switch, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { BREAKPOINT_NARROW_PX, can, type OpMode } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
@@ -22,6 +22,7 @@ import { useDeleteExhibit } from '../api/delete-exhibit';
 import { useExhibit } from '../api/get-exhibit';
 import { useSetOpMode } from '../api/set-op-mode';
 import { useExhibitLiveManifest } from '../hooks/useExhibitLiveManifest';
+import { useExhibitLiveSchedules } from '../hooks/useExhibitLiveSchedules';
 import { useLeaveGuard } from '../hooks/useLeaveGuard';
 import { EXHIBIT_TAB_LABELS, resolveExhibitTab, visibleExhibitTabs, type ExhibitTab } from '../lib/exhibit-tabs';
 import { groupSiteExhibits } from '../lib/group-site-exhibits';
@@ -32,6 +33,9 @@ import { ExhibitOverviewTab } from './ExhibitOverviewTab';
 import { ExhibitReportsTab } from './ExhibitReportsTab';
 import { ExhibitSettingsTab } from './ExhibitSettingsTab';
 import { ExhibitFilesTab } from './files/ExhibitFilesTab';
+
+/** The calendar (FullCalendar, luxon) loads only when the Scheduling tab is opened. */
+const ExhibitSchedulingTab = lazy(() => import('./scheduling/ExhibitSchedulingTab').then((m) => ({ default: m.ExhibitSchedulingTab })));
 
 type Dialog = 'opMode' | 'lock' | null;
 
@@ -56,6 +60,7 @@ function ExhibitScreen() {
   const siteList = useMemo(() => siteExhibits.data?.exhibits ?? [], [siteExhibits.data]);
   useRealtimeSubscription([exhibitId, ...siteList.map((e) => e.id)]);
   useExhibitLiveManifest(exhibitId);
+  useExhibitLiveSchedules(exhibitId);
   const rename = useUpdateExhibit();
   const lock = useUpdateExhibit();
   const opMode = useSetOpMode();
@@ -112,6 +117,12 @@ function ExhibitScreen() {
         return <LogsView source={{ kind: 'exhibit', id: current.id }} />;
       case 'reports':
         return <ExhibitReportsTab exhibit={current} />;
+      case 'scheduling':
+        return (
+          <Suspense fallback={<PageState kind="loading" label="Loading the calendar" />}>
+            <ExhibitSchedulingTab exhibit={current} />
+          </Suspense>
+        );
       case 'auth':
         return <ExhibitAuthTab exhibit={current} />;
       default:

@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import type { Exhibit, ExhibitManifest, ExhibitSetting, ManifestResponse, SettingList } from '@plinth/shared';
+import type { Exhibit, ExhibitManifest, ExhibitSetting, ManifestResponse, ScheduledEvent, SettingList } from '@plinth/shared';
 
 export const ORG = '00000000-0000-4000-8000-00000000000a';
 export const SITE = '00000000-0000-4000-8000-00000000000b';
@@ -153,4 +153,33 @@ export function renderWith(ui: ReactElement, queryClient = newQueryClient(), pat
     </MantineProvider>,
   );
   return queryClient;
+}
+
+/** An occurrence of the Scheduling tab: a one-off 'Morning show' that switches the op mode On. */
+export function scheduledEvent(over: Partial<ScheduledEvent> = {}): ScheduledEvent {
+  return {
+    id: '00000000-0000-4000-8000-000000000101',
+    exhibitId: EXHIBIT,
+    name: 'Morning show',
+    startDate: '2026-03-12T09:00:00.000Z',
+    endDate: '2026-03-12T10:00:00.000Z',
+    recurringStartDate: null,
+    recurringEndDate: null,
+    recurring: false,
+    selectedFrequency: null,
+    frequency: null,
+    opMode: 'On',
+    completed: false,
+    state: 'scheduled',
+    endState: 'none',
+    ranAt: null,
+    outcome: [],
+    recurringId: null,
+    manifest: { controls: [], settings: [], strapiContent: [], opMode: 'On' },
+    schedulecontrols: [],
+    schedulesettings: [],
+    schedulestrapicontents: [],
+    createdBy: 'dev@example.org',
+    ...over,
+  };
 }

@@ -1,7 +1,7 @@
 import { Badge, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
 import type { ExhibitSetting, SettingValue } from '@plinth/shared';
 import { pendingValueError } from '../../lib/settings-tree';
+import { DateSettingPicker } from './DateSettingPicker';
 import { FileSelectionField } from './FileSelectionField';
 import { RichTextSetting } from './RichTextSetting';
 import { StrapiContentField } from './StrapiContentField';
@@ -26,13 +26,6 @@ export type SettingFieldProps = {
    */
   contentServiceUrl: string | null;
 };
-
-/** 'YYYY-MM-DD HH:mm:ss' in local time, as the date picker gives it, to an ISO string. */
-function pickerToIso(value: string | null): string | null {
-  if (!value) return null;
-  const date = new Date(value.replace(' ', 'T'));
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
 
 function StateBadge({ isModified, isApplied }: { isModified: boolean; isApplied: boolean }) {
   if (isModified) {
@@ -114,16 +107,7 @@ export function SettingField(props: SettingFieldProps) {
       case 'TextAreaInput':
         return <RichTextSetting label={label} value={typeof value === 'string' ? value : ''} disabled={disabled} onChange={onChange} />;
       case 'Date':
-        return (
-          <DateTimePicker
-            aria-label={label}
-            value={typeof value === 'string' && value ? new Date(value) : null}
-            valueFormat="MM-DD-YYYY hh:mm A"
-            clearable
-            disabled={disabled}
-            onChange={(v) => onChange(pickerToIso(v))}
-          />
-        );
+        return <DateSettingPicker label={label} labelHidden value={value} disabled={disabled} onChange={onChange} />;
       case 'FileSelection':
         return <FileSelectionField label={label} value={value} disabled={disabled} error={error} onChange={onChange} />;
       case 'StrapiContent':

@@ -144,7 +144,12 @@ async function runPerExhibit(rows: ScheduledEventRow[], run: (row: ScheduledEven
   const queues = [...byExhibit.values()];
   const worker = async () => {
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
-      for (const row of queue) await run(row);
+      for (const row of queue) {
+        await run(row);
+        // PGlite answers in the same thread without I/O, so a pass would be one chain of
+        // microtasks that starves HTTP, sockets and timers until it ends: let them in between.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_EXHIBITS, queues.length) }, worker));

@@ -23,3 +23,4 @@ export * from './api/hardware-runtime.js';
 export * from './api/logging.js';
 export * from './api/content.js';
 export * from './api/scheduling.js';
+export * from './api/people.js';

@@ -56,6 +56,8 @@ const EVENT_SCHEMAS = [
     /** The saved version this event is about (the manifest's `version`): a console keeps the newer of an event and a read. */
     version: z.number().int(),
   }),
+  /** The exhibit's users, their levels or their notification toggles changed: read them again. */
+  exhibitEvent('exhibit.usersChanged', {}),
   /** The exhibit's scheduled events changed (created, edited, deleted, run, missed): read them again. */
   exhibitEvent('exhibit.schedulesChanged', {}),
   /** A live log line of the exhibit. */

@@ -46,6 +46,9 @@ export const RIGHTS = {
   operate: 'DEVELOPER',
   /** Create, edit and delete an exhibit's scheduled events (the spec's canModify). */
   editSchedules: 'DEVELOPER',
+  /** The tabs a viewer does not get (spec 2.1): the calendar and the notification toggles. */
+  seeSchedules: 'DEVELOPER',
+  seeNotifications: 'DEVELOPER',
   /** Create, rename and delete exhibits and hardware; create tokens. */
   manageDevices: 'DEVELOPER',
   createToken: 'DEVELOPER',

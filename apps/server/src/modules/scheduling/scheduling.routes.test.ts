@@ -95,9 +95,8 @@ describe('scheduling calls', () => {
       });
 
       expect(await list(exhibitId)).toEqual({ schedules: [event], timeZone: 'Europe/Paris', canModify: true });
-      const asViewer = await viewer.get(schedulesPath(exhibitId));
-      expect(asViewer.status).toBe(200);
-      expect(asViewer.body).toEqual({ schedules: [event], timeZone: 'Europe/Paris', canModify: false });
+      // Viewers do not get the Scheduling tab (spec 2.1), nor its call.
+      expect((await viewer.get(schedulesPath(exhibitId))).status).toBe(403);
     });
 
     it('lists only the occurrences starting in [start, end) when a range is given', async () => {
@@ -275,10 +274,10 @@ describe('scheduling calls', () => {
   });
 
   describe('rights', () => {
-    it('lets a viewer read the calendar but not create, edit or delete (403)', async () => {
+    it('refuses a viewer the calendar and every change (403): the tab is not theirs (spec 2.1)', async () => {
       const { exhibitId } = await newExhibit();
       const event = (await developer.post(schedulesPath(exhibitId), eventBody())).body.schedules[0];
-      expect((await viewer.get(schedulesPath(exhibitId))).status).toBe(200);
+      expect((await viewer.get(schedulesPath(exhibitId))).status).toBe(403);
       const create = await viewer.post(schedulesPath(exhibitId), eventBody());
       expect(create.status).toBe(403);
       expect((await viewer.put(schedulesPath(event.id), putBody(event, { eventName: 'Mine' }))).status).toBe(403);

@@ -22,9 +22,9 @@ import { createSchedule, deleteSchedule, listSchedules, requireScheduledEvent, u
 
 /**
  * The scheduling calls of spec 7.1. The path's id is the exhibit for GET and POST, the event for
- * PUT and DELETE (whose body or series name the rest). Viewers read the calendar; developers and
- * up (canModify, the right `editSchedules`) create, edit and delete; running due events now is for
- * platform admins.
+ * PUT and DELETE (whose body or series name the rest). Developers and up read the calendar and
+ * (canModify, the right `editSchedules`) create, edit and delete; viewers get neither (spec 2.1);
+ * running due events now is for platform admins.
  */
 export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -32,7 +32,8 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const base = '/exhibit-management/scheduling';
 
     app.get(`${base}/:id`, { schema: { tags, params: IdParams, querystring: ListSchedulesQuery, response: { 200: SchedulesResponse } } }, async (request) => {
-      const role = await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'view' });
+      // Viewers do not get the Scheduling tab (spec 2.1), nor its call.
+      const role = await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'seeSchedules' });
       return listSchedules(deps, { exhibitId: request.params.id, ...request.query, canModify: can(role, 'editSchedules') });
     });
 

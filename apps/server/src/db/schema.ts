@@ -8,3 +8,4 @@ export * from './schema-hardware.js';
 export * from './schema-exhibits.js';
 export * from './schema-logs.js';
 export * from './schema-scheduling.js';
+export * from './schema-people.js';

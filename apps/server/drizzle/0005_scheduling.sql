@@ -27,5 +27,5 @@ CREATE INDEX "scheduled_events_series" ON "scheduled_events" USING btree ("recur
 CREATE INDEX "scheduled_events_due" ON "scheduled_events" USING btree ("start_date") WHERE state in ('scheduled', 'running');--> statement-breakpoint
 CREATE INDEX "scheduled_events_end_due" ON "scheduled_events" USING btree ("end_date") WHERE end_state in ('pending', 'restoring');--> statement-breakpoint
 INSERT INTO "site_settings" ("site_id", "id_string", "display", "value")
-SELECT "id", 'site_time_zone', 'Time Zone', '' FROM "sites"
+SELECT "id", 'site_time_zone', 'Schedule Time Zone', '' FROM "sites"
 WHERE NOT EXISTS (SELECT 1 FROM "site_settings" s WHERE s."site_id" = "sites"."id" AND s."id_string" = 'site_time_zone');

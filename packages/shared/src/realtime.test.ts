@@ -21,6 +21,8 @@ const EVENT_EXAMPLES: { [N in RealtimeEventName]: RealtimeEventOf<N> } = {
   'exhibit.manifestChanged': { type: 'exhibit.manifestChanged', exhibitId: EXHIBIT },
   'exhibit.statusChanged': { type: 'exhibit.statusChanged', exhibitId: EXHIBIT, statusId: 'count', value: 12 },
   'exhibit.settingChanged': { type: 'exhibit.settingChanged', exhibitId: EXHIBIT, settingId: 'volume', value: 3, applied: true, version: 2 },
+  'exhibit.schedulesChanged': { type: 'exhibit.schedulesChanged', exhibitId: EXHIBIT },
+  'exhibit.usersChanged': { type: 'exhibit.usersChanged', exhibitId: EXHIBIT },
   'exhibit.logged': { type: 'exhibit.logged', exhibitId: EXHIBIT, log: { level: 'warn', message: '{"fps":12}', eventType: 'warn', createdAt: AT } },
   'exhibit.updated': { type: 'exhibit.updated', exhibitId: EXHIBIT },
   'exhibit.deleted': { type: 'exhibit.deleted', exhibitId: EXHIBIT },

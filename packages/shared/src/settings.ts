@@ -34,7 +34,7 @@ export const SITE_SETTINGS: readonly SettingDefinition[] = [
   { idString: SETTING_IDS.reportUrl, display: 'External Report URL', kind: 'reportUrl', defaultValue: '' },
   { idString: 'site_location', display: 'Location', kind: 'text', defaultValue: '' },
   { idString: 'opening_hours', display: 'Opening Hours', kind: 'text', defaultValue: '' },
-  { idString: SETTING_IDS.siteTimeZone, display: 'Time Zone', kind: 'timeZone', defaultValue: '' },
+  { idString: SETTING_IDS.siteTimeZone, display: 'Schedule Time Zone', kind: 'timeZone', defaultValue: '' },
 ];
 
 /** True when `zone` is an IANA time zone name this runtime knows ('Europe/Paris', 'UTC'). */

@@ -88,9 +88,10 @@ describe('POST /org-management/site', () => {
       ['external_report_url', 'reportUrl', null, site.id],
       ['site_location', 'text', null, site.id],
       ['opening_hours', 'text', null, site.id],
+      ['site_time_zone', 'timeZone', null, site.id],
     ]);
     const rows = await server.deps.db.select().from(siteSettings).where(eq(siteSettings.siteId, site.id));
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
   });
 
   it('refuses developers and site managers (403), outsiders and unknown organizations (404)', async () => {
@@ -140,6 +141,7 @@ describe('GET /org-management/site/{id}', () => {
       'external_report_url',
       'site_location',
       'opening_hours',
+      'site_time_zone',
     ]);
     const siteManager = await userWith(server, ['organization', org.id, 'VIEWER'], ['site', siteA.id, 'MANAGER']);
     expect((await siteManager.get(`/org-management/site/${siteA.id}`)).body).toMatchObject({ role: 'manager', canCreate: true });
@@ -245,6 +247,7 @@ describe('GET /org-management/site/setting/{siteId}', () => {
       ['external_report_url', '', null, siteA.id],
       ['site_location', '', null, siteA.id],
       ['opening_hours', '', null, siteA.id],
+      ['site_time_zone', '', null, siteA.id],
     ]);
   });
 

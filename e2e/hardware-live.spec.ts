@@ -29,8 +29,8 @@ test('a board comes online live, and with debug mode on the console drives its r
   await expect(debug).toBeDisabled();
 
   const board = await devices.board(hardware);
-  await board.waitForLine(/announced plinth_fw 46/);
-  await expect(headerBadge(page, hardware.name, 'Online')).toBeVisible();
+  await board.waitForLine(/announced plinth_fw 46/, { timeoutMs: 30_000 });
+  await expect(headerBadge(page, hardware.name, 'Online')).toBeVisible({ timeout: 15_000 });
   // What it announced shows without a reload.
   await expect(page.getByTestId('field-Plinth Firmware Version')).toHaveText('46');
   await expect(page.getByTestId('field-Number of Peripherals')).toHaveText('12');
@@ -72,7 +72,9 @@ test('a button pressed on the board blinks in the peripherals tab', async ({ pag
   await expect(headerBadge(page, hardware.name, 'Offline')).toBeVisible();
 
   const board = await devices.board(hardware, { pressEveryMs: 2500 });
-  await expect(headerBadge(page, hardware.name, 'Online')).toBeVisible();
+  // The simulator's start takes longer on a busy machine: wait for its announcement, then for the page.
+  await board.waitForLine(/announced plinth_fw/, { timeoutMs: 30_000 });
+  await expect(headerBadge(page, hardware.name, 'Online')).toBeVisible({ timeout: 15_000 });
   const blinker = page.getByTestId('blinker-Button-state');
   await expect(blinker).toHaveAttribute('data-state', 'idle');
   const before = board.lines.length;

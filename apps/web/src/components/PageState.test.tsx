@@ -1,6 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import { PageState } from './PageState';
 
 function renderState(kind: 'loading' | 'forbidden', itemType: 'organization' | 'site' | 'exhibit' | 'hardware') {
@@ -42,5 +43,17 @@ describe('PageState', () => {
       </MantineProvider>,
     );
     expect(screen.getByRole('alert')).toHaveTextContent('The files cannot be shown right now.');
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+
+  it('offers Retry under a failed list when the screen can read it again', async () => {
+    const onRetry = vi.fn();
+    render(
+      <MantineProvider env="test">
+        <PageState kind="error" label="The users cannot be shown right now." onRetry={onRetry} />
+      </MantineProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
   });
 });

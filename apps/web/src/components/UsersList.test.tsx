@@ -55,15 +55,16 @@ function renderAddDialog(scope: string, onSubmit: (email: string, role: LowerRol
 }
 
 describe('UsersList', () => {
-  it('shows read-only role labels and the Invited badge to non-managers', () => {
+  it('shows read-only role labels and the Invitation sent badge and known names to non-managers', () => {
     renderList(false);
     expect(screen.getByRole('heading', { name: 'Site users' })).toBeInTheDocument();
     const items = screen.getAllByRole('listitem');
     expect(items[0]).toHaveTextContent('amy@example.com');
-    expect(items[0]).toHaveTextContent('Invited');
+    expect(items[0]).toHaveTextContent('Invitation sent');
     expect(items[0]).toHaveTextContent('Viewer');
     expect(items[1]).toHaveTextContent('Developer');
-    expect(items[1]).not.toHaveTextContent('Invited');
+    expect(items[1]).not.toHaveTextContent('Invitation sent');
+    expect(items[1]).toHaveTextContent('Zoe Z');
     expect(screen.queryByRole('button', { name: /Remove/ })).not.toBeInTheDocument();
     expect(screen.queryByLabelText(/Role of/)).not.toBeInTheDocument();
   });

@@ -1,10 +1,11 @@
 import { ActionIcon, Badge, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ROLE_OPTIONS, type LowerRole, type Permission } from '@plinth/shared';
 import type { UpdatePermissionInput } from '../lib/api/update-permission';
 import { ConfirmDialog } from './dialogs/ConfirmDialog';
+import { ExpandableRow } from './ExpandableRow';
 
 /** The role-change mutation of the list's scope (`useUpdatePermission`). */
 export type RoleChangeMutation = Pick<UseMutationResult<unknown, Error, UpdatePermissionInput>, 'mutateAsync' | 'isPending' | 'variables'>;
@@ -27,18 +28,43 @@ export type UsersListProps = {
   updateRole: RoleChangeMutation;
   /** Removes a user after the confirmation. */
   remove: RemovalMutation;
+  /** When given, each row opens (a button named by the email) to show this (an exhibit user's permissions). */
+  renderDetails?: (permission: Permission) => ReactNode;
 };
 
 function roleLabel(role: LowerRole): string {
   return ROLE_OPTIONS.find((o) => o.value === role)?.label ?? role;
 }
 
+const fullName = (p: Permission) => `${p.firstName} ${p.lastName}`.trim();
+
+/** The email, the name when known, and whether the invitation is still open. */
+function UserLabel({ permission }: { permission: Permission }) {
+  const name = fullName(permission);
+  return (
+    <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+      <Text truncate>{permission.email}</Text>
+      {name && (
+        <Text size="sm" c="dimmed" truncate>
+          {name}
+        </Text>
+      )}
+      {!permission.accountCreated && (
+        <Badge variant="light" color="yellow" size="sm" style={{ flexShrink: 0 }}>
+          Invitation sent
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
 /**
  * The users of an organization, site or exhibit by email. Managers get a role dropdown and a
  * remove button (confirmed); everyone else reads the role. Role change and removal failures are
- * logged only (spec section 8), so the confirmation closes either way.
+ * not shown here (the organization and site screens log them, spec section 8; the exhibit screen
+ * shows them itself), so the confirmation closes either way.
  */
-export function UsersList({ title, permissions, canManage, isLoading, emptyText, scopeLabel, updateRole, remove }: UsersListProps) {
+export function UsersList({ title, permissions, canManage, isLoading, emptyText, scopeLabel, updateRole, remove, renderDetails }: UsersListProps) {
   const [removing, setRemoving] = useState<Permission | null>(null);
   const changingId = updateRole.isPending ? updateRole.variables?.permissionId : undefined;
 
@@ -64,40 +90,43 @@ export function UsersList({ title, permissions, canManage, isLoading, emptyText,
         <Text c="dimmed">{emptyText}</Text>
       ) : (
         <Stack gap="xs" role="list" aria-label={title ?? 'Users'}>
-          {sorted.map((permission) => (
-            <Paper key={permission.id} withBorder p="sm" role="listitem">
-              <Group justify="space-between" wrap="nowrap">
-                <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-                  <Text truncate>{permission.email}</Text>
-                  {!permission.accountCreated && (
-                    <Badge variant="light" color="yellow" size="sm">
-                      Invited
-                    </Badge>
-                  )}
-                </Group>
-                {canManage ? (
-                  <Group gap="xs" wrap="nowrap">
-                    <Select
-                      aria-label={`Role of ${permission.email}`}
-                      data={ROLE_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
-                      value={permission.role}
-                      onChange={(value) => handleRoleChange(permission, value)}
-                      allowDeselect={false}
-                      disabled={changingId === permission.id}
-                      w={140}
-                    />
-                    <Tooltip label="Remove user">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove ${permission.email}`} onClick={() => setRemoving(permission)}>
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                ) : (
-                  <Badge variant="outline">{roleLabel(permission.role)}</Badge>
-                )}
+          {sorted.map((permission) => {
+            const actions = canManage ? (
+              <Group gap="xs" wrap="nowrap">
+                <Select
+                  aria-label={`Role of ${permission.email}`}
+                  data={ROLE_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
+                  value={permission.role}
+                  onChange={(value) => handleRoleChange(permission, value)}
+                  allowDeselect={false}
+                  disabled={changingId === permission.id}
+                  w={140}
+                />
+                <Tooltip label="Remove user">
+                  <ActionIcon variant="subtle" color="red" aria-label={`Remove ${permission.email}`} onClick={() => setRemoving(permission)}>
+                    <IconTrash size={18} />
+                  </ActionIcon>
+                </Tooltip>
               </Group>
-            </Paper>
-          ))}
+            ) : (
+              <Badge variant="outline">{roleLabel(permission.role)}</Badge>
+            );
+            if (renderDetails) {
+              return (
+                <ExpandableRow key={permission.id} label={permission.email} header={<UserLabel permission={permission} />} actions={actions}>
+                  {renderDetails(permission)}
+                </ExpandableRow>
+              );
+            }
+            return (
+              <Paper key={permission.id} withBorder p="sm" role="listitem">
+                <Group justify="space-between" wrap="nowrap">
+                  <UserLabel permission={permission} />
+                  {actions}
+                </Group>
+              </Paper>
+            );
+          })}
         </Stack>
       )}
       <ConfirmDialog

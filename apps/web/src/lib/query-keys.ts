@@ -57,6 +57,12 @@ export const queryKeys = {
   hardware: (id: string) => ['hardware', id] as const,
   hardwareTokens: (id: string) => ['hardware', id, 'tokens'] as const,
   hardwareFirmware: (id: string) => ['hardware', id, 'firmware'] as const,
+  /** Everything about the people of an exhibit (users, granular levels, notification toggles); `exhibit.usersChanged` invalidates it. */
+  exhibitPeople: (id: string) => ['exhibit-people', id] as const,
+  exhibitUsers: (id: string) => ['exhibit-people', id, 'users'] as const,
+  /** One exhibit user's per-item levels. */
+  exhibitGranular: (id: string, userId: string) => ['exhibit-people', id, 'granular', userId] as const,
+  exhibitNotifications: (id: string) => ['exhibit-people', id, 'notifications'] as const,
   /** The users of an organization or a site. */
   permissions: (scope: PermissionScope, id: string) => ['permissions', scope, id] as const,
   /** All log pages of one device start with ['logs', kind, id]. */

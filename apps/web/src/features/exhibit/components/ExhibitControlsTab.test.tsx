@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Control } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, renderWith, serve } from '../test/fixtures';
-import { ExhibitControlsTab } from './ExhibitControlsTab';
+import { ExhibitControlsTab, READ_ONLY_CONTROL_HINT } from './ExhibitControlsTab';
 
 const control = (over: Partial<Control> & Pick<Control, 'manifestId'>): Control => ({
   id: `rec-${over.manifestId}`,
@@ -73,5 +73,19 @@ describe('ExhibitControlsTab', () => {
     renderWith(<ExhibitControlsTab exhibit={exhibitBody()} />, queryClient);
     expect(screen.getByRole('button', { name: 'Reload' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Up' })).toBeDisabled();
+  });
+
+  it('says why a control the caller may see but not use is disabled', async () => {
+    serve(() => undefined);
+    const queryClient = newQueryClient();
+    queryClient.setQueryData(queryKeys.exhibitManifest(EXHIBIT), manifestBody({ controls: [controls[0]!, { ...controls[2]!, write: false }] }));
+    renderWith(<ExhibitControlsTab exhibit={exhibitBody()} />, queryClient);
+    const [readOnly, ...others] = screen.getAllByTestId('read-only-control');
+    expect(others).toHaveLength(0);
+    expect(within(readOnly!).getByRole('button', { name: 'Up' })).toBeDisabled();
+    expect(within(readOnly!).getByRole('button', { name: 'Down' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeEnabled();
+    await userEvent.hover(readOnly!);
+    expect(await screen.findByText(READ_ONLY_CONTROL_HINT)).toBeInTheDocument();
   });
 });

@@ -1,5 +1,5 @@
-import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Alert, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Control, Exhibit, OpMode } from '@plinth/shared';
 import { GuardedButton } from '../../../components/GuardedButton';
 import { errorText } from '../../../lib/mutation-state';
@@ -9,6 +9,21 @@ import { isHiddenId } from '../lib/settings-tree';
 
 type Outcome = { ok: boolean; text: string } | null;
 
+/** Why a control the caller's granular level makes read-only is disabled (a hidden one is not in the manifest at all). */
+export const READ_ONLY_CONTROL_HINT = 'You can see this control but not use it';
+
+/** A read-only control's buttons, with the reason on hover (a disabled button gets no pointer events, so its wrapper listens). */
+function ReadOnlyHint({ isReadOnly, children }: { isReadOnly: boolean; children: ReactNode }) {
+  if (!isReadOnly) return children;
+  return (
+    <Tooltip label={READ_ONLY_CONTROL_HINT}>
+      <span data-testid="read-only-control" style={{ display: 'inline-block' }}>
+        {children}
+      </span>
+    </Tooltip>
+  );
+}
+
 /** True when a control bound to an op mode cannot be used in the current one. */
 function isBlockedByOpMode(control: Control, opMode: OpMode): boolean {
   return control.enabledOpMode !== 'none' && control.enabledOpMode !== opMode;
@@ -16,7 +31,8 @@ function isBlockedByOpMode(control: Control, opMode: OpMode): boolean {
 
 /**
  * The controls tab (spec 2.3): single controls as buttons, groups as named sets of buttons.
- * A control bound to the other op mode, or one the caller may not fire, is disabled. The answer
+ * A control bound to the other op mode, or one the caller may not fire (its `write` flag, from
+ * the caller's role and granular level), is disabled. The answer
  * of each call is shown: delivered, or why not (an offline exhibit answers 409).
  */
 export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
@@ -40,12 +56,7 @@ export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
     );
   };
 
-  const hint = (control: Control) =>
-    !control.write
-      ? 'You may not use this control.'
-      : isBlockedByOpMode(control, exhibit.opMode)
-        ? `Available when the op mode is ${control.enabledOpMode}.`
-        : null;
+  const hint = (control: Control) => (control.write && isBlockedByOpMode(control, exhibit.opMode) ? `Available when the op mode is ${control.enabledOpMode}.` : null);
 
   return (
     <Stack gap="md">
@@ -67,9 +78,11 @@ export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
           if (control.type === 'Single') {
             return (
               <Stack key={control.id} gap={2}>
-                <GuardedButton disabled={disabled} onClick={() => fire(control)}>
-                  {control.display}
-                </GuardedButton>
+                <ReadOnlyHint isReadOnly={!control.write}>
+                  <GuardedButton disabled={disabled} onClick={() => fire(control)}>
+                    {control.display}
+                  </GuardedButton>
+                </ReadOnlyHint>
                 {note && (
                   <Text size="xs" c="dimmed">
                     {note}
@@ -83,16 +96,18 @@ export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
               <Title order={5} mb="xs">
                 {control.display}
               </Title>
-              <Group gap="xs">
-                {[...control.items]
-                  .filter((item) => !isHiddenId(item.id))
-                  .sort((a, b) => a.order - b.order)
-                  .map((item) => (
-                    <GuardedButton key={item.uniqueId} variant="light" disabled={disabled} onClick={() => fire(control, item.id, item.display)}>
-                      {item.display}
-                    </GuardedButton>
-                  ))}
-              </Group>
+              <ReadOnlyHint isReadOnly={!control.write}>
+                <Group gap="xs">
+                  {[...control.items]
+                    .filter((item) => !isHiddenId(item.id))
+                    .sort((a, b) => a.order - b.order)
+                    .map((item) => (
+                      <GuardedButton key={item.uniqueId} variant="light" disabled={disabled} onClick={() => fire(control, item.id, item.display)}>
+                        {item.display}
+                      </GuardedButton>
+                    ))}
+                </Group>
+              </ReadOnlyHint>
               {note && (
                 <Text size="xs" c="dimmed" mt={4}>
                   {note}

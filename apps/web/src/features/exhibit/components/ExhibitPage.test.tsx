@@ -57,6 +57,10 @@ function serveWorld(world: World) {
       return json({ files: [{ name: 'intro.mp4', updated_at: '2026-01-01T00:00:00.000Z', size: 2048, organizational: false, sha256: 'ab' }], errors: [] });
     }
     if (call.path.endsWith('/opMode')) return json({ ok: true });
+    if (call.path === `/exhibit-management/permission/by-exhibit-id/${EXHIBIT}`) {
+      const ann = { id: '00000000-0000-4000-8000-0000000000f1', userId: '00000000-0000-4000-8000-0000000000f2', email: 'ann@example.org' };
+      return json({ exhibitUsers: [{ ...ann, firstName: 'Ann', lastName: 'Lee', role: 'MANAGER', accountCreated: true }], canManage: true });
+    }
     if (call.path === `/auth/exhibit/${EXHIBIT}`)
       return json({
         tokens: [
@@ -145,10 +149,11 @@ describe('ExhibitPage', () => {
     await waitFor(() => expect(location()).toBe('/notfound'));
   });
 
-  it('shows the breadcrumb, the left list and the not-yet-available tabs', async () => {
+  it('shows the breadcrumb, the left list and the users tab', async () => {
     serveWorld({ exhibit: exhibitBody() });
     renderAt(`${base}/${EXHIBIT}/users`);
-    expect(await screen.findByText('This tab is not available yet.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'ann@example.org' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add User' })).toBeDisabled();
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(await within(crumbs).findByRole('link', { name: 'Acme Museum' })).toHaveAttribute('href', `/organization/${ORG}/sites`);
     expect(await within(crumbs).findByRole('link', { name: 'Main Hall' })).toHaveAttribute('href', `${base.replace('/exhibits', '')}/exhibits`);
@@ -230,7 +235,6 @@ describe('ExhibitPage', () => {
     renderAt(`${base}/${EXHIBIT}/files`);
     expect(await screen.findByRole('heading', { name: 'Files (1)' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Download intro.mp4' })).toBeInTheDocument();
-    expect(screen.queryByText('This tab is not available yet.')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('tab', { name: 'Settings' }));
     await user.click(await screen.findByRole('textbox', { name: 'Attract video' }));

@@ -23,6 +23,7 @@ import { useExhibit } from '../api/get-exhibit';
 import { useSetOpMode } from '../api/set-op-mode';
 import { useExhibitLiveManifest } from '../hooks/useExhibitLiveManifest';
 import { useExhibitLiveSchedules } from '../hooks/useExhibitLiveSchedules';
+import { useExhibitLiveUsers } from '../hooks/useExhibitLiveUsers';
 import { useLeaveGuard } from '../hooks/useLeaveGuard';
 import { EXHIBIT_TAB_LABELS, resolveExhibitTab, visibleExhibitTabs, type ExhibitTab } from '../lib/exhibit-tabs';
 import { groupSiteExhibits } from '../lib/group-site-exhibits';
@@ -33,6 +34,8 @@ import { ExhibitOverviewTab } from './ExhibitOverviewTab';
 import { ExhibitReportsTab } from './ExhibitReportsTab';
 import { ExhibitSettingsTab } from './ExhibitSettingsTab';
 import { ExhibitFilesTab } from './files/ExhibitFilesTab';
+import { ExhibitNotificationsTab } from './notifications/ExhibitNotificationsTab';
+import { ExhibitUsersTab } from './users/ExhibitUsersTab';
 
 /** The calendar (FullCalendar, luxon) loads only when the Scheduling tab is opened. */
 const ExhibitSchedulingTab = lazy(() => import('./scheduling/ExhibitSchedulingTab').then((m) => ({ default: m.ExhibitSchedulingTab })));
@@ -61,6 +64,7 @@ function ExhibitScreen() {
   useRealtimeSubscription([exhibitId, ...siteList.map((e) => e.id)]);
   useExhibitLiveManifest(exhibitId);
   useExhibitLiveSchedules(exhibitId);
+  useExhibitLiveUsers(exhibitId);
   const rename = useUpdateExhibit();
   const lock = useUpdateExhibit();
   const opMode = useSetOpMode();
@@ -123,10 +127,12 @@ function ExhibitScreen() {
             <ExhibitSchedulingTab exhibit={current} />
           </Suspense>
         );
+      case 'users':
+        return <ExhibitUsersTab exhibit={current} />;
+      case 'notifications':
+        return <ExhibitNotificationsTab exhibit={current} />;
       case 'auth':
         return <ExhibitAuthTab exhibit={current} />;
-      default:
-        return <Text c="dimmed">This tab is not available yet.</Text>;
     }
   };
 

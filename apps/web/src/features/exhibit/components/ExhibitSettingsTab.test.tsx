@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Exhibit, ManifestResponse } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, ORG, renderWith, serve, setting, settingList } from '../test/fixtures';
-import { APPLY_TO_FOLLOWERS_FAILURE, APPLY_TO_FOLLOWERS_SUCCESS, ExhibitSettingsTab } from './ExhibitSettingsTab';
+import { APPLY_TO_FOLLOWERS_FAILURE, APPLY_TO_FOLLOWERS_SUCCESS, ExhibitSettingsTab, READ_ONLY_SETTING_HINT } from './ExhibitSettingsTab';
 
 const dropdownItems = [
   { id: 'day', display: 'Day', order: 0 },
@@ -417,5 +417,6 @@ describe('ExhibitSettingsTab', () => {
     setup(exhibitBody({ role: 'VIEWER' }), manifest);
     expect(screen.getByRole('switch', { name: 'Sound' })).toBeDisabled();
     expect(screen.getByRole('textbox', { name: 'Kiosk name' })).toBeDisabled();
+    expect(screen.getAllByText(READ_ONLY_SETTING_HINT).length).toBeGreaterThan(0);
   });
 });

@@ -24,6 +24,8 @@ type Banner = { color: 'teal' | 'red'; title?: string; text: string } | null;
 
 export const APPLY_TO_FOLLOWERS_SUCCESS = 'The current settings have been applied to all follower exhibits.';
 export const APPLY_TO_FOLLOWERS_FAILURE = 'The current settings could not be applied to all follower exhibits. Please try again later.';
+/** Under a setting the caller's role or granular level lets them read but not change (hidden ones are not in the manifest). */
+export const READ_ONLY_SETTING_HINT = 'You can see this setting but not change it.';
 
 /** The content service URL from the organization's settings, when the caller may read them. */
 function contentServiceUrl(settings: { idString: string; value: string }[] | undefined): string | null {
@@ -169,7 +171,7 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
     const reason = isFollower
       ? null
       : !setting.write
-        ? null
+        ? READ_ONLY_SETTING_HINT
         : blockedByMode
           ? `Editable when the op mode is ${opMode === 'On' ? 'Off' : 'On'}.`
           : null;

@@ -1,0 +1,129 @@
+import { Alert, Badge, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  EXHIBIT_USER_MESSAGES,
+  NOTIFICATION_TOGGLE_LABELS,
+  NOTIFICATION_TOGGLES,
+  type Exhibit,
+  type NotificationSubscription,
+  type NotificationToggle,
+} from '@plinth/shared';
+import { ExpandableRow } from '../../../../components/ExpandableRow';
+import { PageState } from '../../../../components/PageState';
+import { useCurrentUser } from '../../../../lib/api/get-current-user';
+import { errorText } from '../../../../lib/mutation-state';
+import { useExhibitNotifications } from '../../api/list-exhibit-notifications';
+import { useUpdateExhibitNotification } from '../../api/update-exhibit-notifications';
+
+export const CANNOT_EDIT_OTHERS_TEXT = "Only managers can change other users' notifications";
+export const MASTER_OFF_HINT = 'Turn on email notifications for this exhibit first';
+
+type TogglesProps = {
+  row: NotificationSubscription;
+  onToggle: (toggle: NotificationToggle, value: boolean) => void;
+};
+
+/** The seven switches of one user; the master switch first, the others usable only while it is on. */
+function NotificationToggles({ row, onToggle }: TogglesProps) {
+  const [master, ...others] = NOTIFICATION_TOGGLES;
+  const switchFor = (toggle: NotificationToggle, disabled: boolean) => (
+    <Switch
+      key={toggle}
+      label={NOTIFICATION_TOGGLE_LABELS[toggle]}
+      checked={row[toggle]}
+      disabled={disabled}
+      onChange={(e) => onToggle(toggle, e.currentTarget.checked)}
+    />
+  );
+  return (
+    <Stack gap="xs">
+      {!row.canEdit && (
+        <Text size="sm" c="dimmed">
+          {CANNOT_EDIT_OTHERS_TEXT}
+        </Text>
+      )}
+      {switchFor(master, !row.canEdit)}
+      {row.canEdit && !row.notify && (
+        <Text size="xs" c="dimmed">
+          {MASTER_OFF_HINT}
+        </Text>
+      )}
+      <Stack gap="xs" pl="lg">
+        {others.map((toggle) => switchFor(toggle, !row.canEdit || !row.notify))}
+      </Stack>
+    </Stack>
+  );
+}
+
+/**
+ * The exhibit's Notifications tab (spec 2.11): per exhibit user the mails they get about it. A
+ * switch saves at once and shows its new state before the server answers, back to the old one if
+ * it refuses. Managers change anyone's; others only their own.
+ */
+export function ExhibitNotificationsTab({ exhibit }: { exhibit: Exhibit }) {
+  const list = useExhibitNotifications(exhibit.id);
+  const me = useCurrentUser();
+  const update = useUpdateExhibitNotification(exhibit.id);
+
+  if (!list.data) {
+    if (list.isError) {
+      return (
+        <PageState
+          kind="error"
+          label={`The notifications of this exhibit cannot be shown right now. ${errorText(list.error, '')}`.trim()}
+          onRetry={() => void list.refetch()}
+          isRetrying={list.isFetching}
+        />
+      );
+    }
+    return <PageState kind="loading" label="Loading notifications" />;
+  }
+
+  const rows = [...list.data.exhibitNotifications].sort((a, b) => a.email.localeCompare(b.email));
+  const isOwn = (row: NotificationSubscription) => row.userId === me.data?.id;
+
+  const handleToggle = (row: NotificationSubscription) => (toggle: NotificationToggle, value: boolean) =>
+    void update
+      .mutateAsync({
+        exhibitId: exhibit.id,
+        userId: row.userId,
+        isOwn: isOwn(row),
+        toggle,
+        value,
+      })
+      .catch((e: unknown) => console.error('Notification change failed', e));
+
+  return (
+    <Stack gap="md">
+      <Title order={4}>Notifications</Title>
+      {update.error && (
+        <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => update.reset()}>
+          The change could not be saved. {errorText(update.error, '')}
+        </Alert>
+      )}
+      {rows.length === 0 ? (
+        <PageState kind="empty" label={EXHIBIT_USER_MESSAGES.noUsers} />
+      ) : (
+        <Stack gap="xs" role="list" aria-label="Notifications by user">
+          {rows.map((row) => (
+            <ExpandableRow
+              key={row.id}
+              label={row.email}
+              header={
+                <>
+                  <Text truncate>{row.email}</Text>
+                  {isOwn(row) && (
+                    <Badge variant="light" size="sm">
+                      You
+                    </Badge>
+                  )}
+                </>
+              }
+            >
+              <NotificationToggles row={row} onToggle={handleToggle(row)} />
+            </ExpandableRow>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

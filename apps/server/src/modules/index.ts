@@ -21,6 +21,7 @@ import { loggingRoutes } from './logging/logging.routes.js';
 import { reportingRoutes } from './logging/reporting.routes.js';
 import { schedulingRoutes } from './scheduling/scheduling.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
+import { exhibitPermissionRoutes } from './permission/exhibit-permission.routes.js';
 import { permissionRoutes } from './permission/permission.routes.js';
 import { settingsRoutes } from './settings/settings.routes.js';
 import { siteRoutes } from './site/site.routes.js';
@@ -44,6 +45,7 @@ const SIGNED_IN_ROUTES = [
   siteRoutes,
   settingsRoutes,
   permissionRoutes,
+  exhibitPermissionRoutes,
   exhibitRoutes,
   exhibitTokenRoutes,
   exhibitRuntimeRoutes,

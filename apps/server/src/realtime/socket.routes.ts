@@ -9,7 +9,9 @@ import type { AuthUser } from '../modules/auth/auth-user.js';
 import { findExhibitRefs, findHardwareRefs } from '../modules/access/refs.repository.js';
 import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessions.service.js';
 import { listenToAccessChanges } from './access-notices.js';
+import type { ExhibitEvent } from './hub-messages.js';
 import { hubTopic, type HubSubscription } from './hub.js';
+import { SocketItemLevels } from './socket-item-levels.js';
 
 /** How often the server pings console sockets; a socket that missed a pong is closed. */
 export const CONSOLE_PING_MS = 30_000;
@@ -74,6 +76,10 @@ type ConsoleConnectionStart = {
 
 class ConsoleConnection {
   private readonly subscriptions = new Map<string, () => void>();
+  /** Which exhibit events are about items hidden to the user (granular levels). */
+  private readonly itemLevels: SocketItemLevels;
+  /** The last event waiting to be sent (null: none waits, the next one goes at once). */
+  private pending: Promise<void> | null = null;
   private accessListener: HubSubscription | null = null;
   private alive = true;
   private pingTimer: NodeJS.Timeout | undefined;
@@ -91,6 +97,7 @@ class ConsoleConnection {
   ) {
     this.user = start.user;
     this.sessionHash = start.sessionHash;
+    this.itemLevels = new SocketItemLevels(deps, () => this.user);
     this.onStop = start.onStop;
   }
 
@@ -167,6 +174,7 @@ class ConsoleConnection {
       return;
     }
     this.user = user;
+    this.itemLevels.forget();
     const subscribed = [...this.subscriptions.keys()];
     const exhibitIds = subscribed.filter((topic) => topic.startsWith('exhibit:')).map((topic) => topic.slice('exhibit:'.length));
     const hardwareIds = subscribed.filter((topic) => topic.startsWith('hardware:')).map((topic) => topic.slice('hardware:'.length));
@@ -198,7 +206,8 @@ class ConsoleConnection {
     const message = parsed.data;
     switch (message.type) {
       case 'ping':
-        this.send({ type: 'pong' });
+        // After every event that arrived before it (some may wait for the user's levels).
+        this.deliver({ type: 'pong' }, () => true);
         return;
       case 'auth':
         await this.authenticate(message.token);
@@ -254,16 +263,64 @@ class ConsoleConnection {
     const topic = hubTopic(kind, id);
     // A subscribe still loading grants when the socket closed must not leave listeners behind.
     if (this.closed || this.subscriptions.has(topic)) return;
-    this.subscriptions.set(
-      topic,
-      this.deps.hub.subscribe(kind, id, (event) => this.send(event)),
-    );
+    const unsubscribe =
+      kind === 'exhibit'
+        ? this.deps.hub.subscribe('exhibit', id, (event) => this.forwardExhibitEvent(id, event))
+        : this.deps.hub.subscribe('hardware', id, (event) => this.deliver(event, () => this.subscriptions.has(topic)));
+    this.subscriptions.set(topic, unsubscribe);
+  }
+
+  /**
+   * Sends an exhibit's event unless it is about an item hidden to the user (a status or a
+   * setting). A change of the exhibit's users or levels drops the cached levels first.
+   */
+  private forwardExhibitEvent(exhibitId: string, event: ExhibitEvent): void {
+    if (event.type === 'exhibit.usersChanged') this.itemLevels.forget(exhibitId);
+    const topic = hubTopic('exhibit', exhibitId);
+    this.deliver(event, () => {
+      // Unsubscribed (or access lost) while earlier events waited: nothing more of this exhibit.
+      if (!this.subscriptions.has(topic)) return false;
+      return this.itemLevels.mayReceive(exhibitId, event);
+    });
+  }
+
+  /**
+   * Sends an event if `mayReceive` says so. Usually that is known at once; when it must wait
+   * (levels loading), later events wait behind it, so everything leaves in the order it came.
+   */
+  private deliver(event: ServerMessage, mayReceive: () => boolean | Promise<boolean>): void {
+    if (!this.pending) {
+      const verdict = mayReceive();
+      if (typeof verdict === 'boolean') {
+        if (verdict) this.send(event);
+        return;
+      }
+      this.queueDelivery(Promise.resolve(), { event, mayReceive: () => verdict });
+      return;
+    }
+    this.queueDelivery(this.pending, { event, mayReceive });
+  }
+
+  private queueDelivery(after: Promise<void>, delivery: { event: ServerMessage; mayReceive: () => boolean | Promise<boolean> }): void {
+    const done: Promise<void> = after
+      .then(async () => {
+        if (await delivery.mayReceive()) this.send(delivery.event);
+      })
+      .catch((error: unknown) => {
+        // Not knowing whether the user may see it, the event is not sent.
+        this.deps.logger.warn({ failure: describeFailure(error) }, 'could not check an event against the user\'s levels');
+      })
+      .finally(() => {
+        if (this.pending === done) this.pending = null;
+      });
+    this.pending = done;
   }
 
   private drop(topics: string[]): void {
     for (const topic of topics) {
       this.subscriptions.get(topic)?.();
       this.subscriptions.delete(topic);
+      if (topic.startsWith('exhibit:')) this.itemLevels.forget(topic.slice('exhibit:'.length));
     }
   }
 

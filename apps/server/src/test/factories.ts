@@ -5,6 +5,8 @@ import { insertHardware, type NewHardware } from '../modules/hardware/hardware.r
 import { insertOrganization } from '../modules/organization/organization.repository.js';
 import { insertGrant, type GrantScope } from '../modules/permission/permission.repository.js';
 import { insertSite } from '../modules/site/site.repository.js';
+import { listenToAccessChanges } from '../realtime/access-notices.js';
+import type { AccessNotice } from '../realtime/hub-messages.js';
 import type { TestClient } from './test-client.js';
 import type { TestServer } from './test-server.js';
 
@@ -103,4 +105,17 @@ export async function eventsDuring(
     stop();
   }
   return events;
+}
+
+/** The access notices announced for `userId` while `run` runs. */
+export async function accessNoticesDuring(server: TestServer, userId: string, run: () => Promise<unknown>): Promise<AccessNotice[]> {
+  const notices: AccessNotice[] = [];
+  const listener = listenToAccessChanges(server.deps.hub, userId, (notice) => notices.push(notice));
+  await listener.ready;
+  try {
+    await run();
+  } finally {
+    listener();
+  }
+  return notices;
 }

@@ -47,3 +47,24 @@ export async function findSiteRef(db: Db, id: string): Promise<(SiteRef & { name
     .where(eq(sites.id, id));
   return row;
 }
+
+/** An exhibit with where it sits, and the names an invitation gives them. */
+export async function findExhibitNamedRef(
+  db: Db,
+  id: string,
+): Promise<(ExhibitRef & { name: string; siteName: string; organizationName: string }) | undefined> {
+  const [row] = await db
+    .select({
+      id: exhibits.id,
+      name: exhibits.name,
+      siteId: exhibits.siteId,
+      siteName: sites.name,
+      organizationId: sites.organizationId,
+      organizationName: organizations.name,
+    })
+    .from(exhibits)
+    .innerJoin(sites, eq(sites.id, exhibits.siteId))
+    .innerJoin(organizations, eq(organizations.id, sites.organizationId))
+    .where(eq(exhibits.id, id));
+  return row;
+}

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  can,
   ControlParams,
   ControlQuery,
   ControlResultSchema,
@@ -16,6 +15,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
+import { authorizeExhibitItems } from '../access/item-access.js';
 import { fireControl, getManifest, setOpMode } from './exhibit-runtime.service.js';
 import { saveSetting, saveStrapiContent, syncFollowers } from './exhibit-settings.service.js';
 
@@ -31,8 +31,8 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const ok = { ok: true as const };
 
     app.get(`${base}/manifest`, { schema: { tags, params: IdParams, response: { 200: ManifestResponseSchema } } }, async (request) => {
-      const role = await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'view' });
-      return getManifest(deps, request.params.id, { canFireControls: can(role, 'fireControl'), canEditSettings: can(role, 'editSettings') });
+      const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'view' });
+      return getManifest(deps, request.params.id, access);
     });
 
     app.post(
@@ -40,8 +40,8 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, params: ControlParams, querystring: ControlQuery, response: { 200: ControlResultSchema } } },
       async (request) => {
         const { id, controlId } = request.params;
-        await authorizeExhibit(deps.db, await request.grants(), { exhibitId: id, right: 'fireControl' });
-        await fireControl(deps, id, { controlId, itemId: request.query.itemId, by: request.user.email });
+        const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'fireControl' });
+        await fireControl(deps, id, { controlId, itemId: request.query.itemId, by: request.user.email, access });
         return { delivered: true as const };
       },
     );
@@ -51,8 +51,8 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, params: ExhibitSettingParams, body: SetSettingBody, response: { 200: OkSchema } } },
       async (request) => {
         const { id, settingId } = request.params;
-        await authorizeExhibit(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveSetting(deps, id, { settingId, ...request.body, by: request.user.email });
+        const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
+        await saveSetting(deps, id, { settingId, ...request.body, by: request.user.email, access });
         return ok;
       },
     );
@@ -62,8 +62,8 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, params: ExhibitSettingParams, body: StrapiContentBody, response: { 200: OkSchema } } },
       async (request) => {
         const { id, settingId } = request.params;
-        await authorizeExhibit(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId, by: request.user.email });
+        const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
+        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId, by: request.user.email, access });
         return ok;
       },
     );

@@ -2,6 +2,7 @@ import type { ManifestResponse, OpMode } from '@plinth/shared';
 import { presentOpModeChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ItemAccess } from '../access/item-access.js';
 import { recordExhibit } from '../logging/records.js';
 import {
   findControl,
@@ -29,7 +30,7 @@ export async function getExhibitState(deps: AppDeps, exhibitId: string): Promise
   return state;
 }
 
-/** GET .../manifest: the manifest with live values; the op mode reads Off while offline. */
+/** GET .../manifest: the manifest with live values, as far as the caller may see it; the op mode reads Off while offline. */
 export async function getManifest(deps: AppDeps, exhibitId: string, rights: ManifestRights): Promise<ManifestResponse> {
   const state = await getExhibitState(deps, exhibitId);
   const [rows, updatedAt] = await Promise.all([loadRuntimeRows(deps.db, exhibitId), findManifestUpdatedAt(deps.db, exhibitId)]);
@@ -49,8 +50,11 @@ export async function pushSync(deps: AppDeps, exhibitId: string): Promise<void> 
   deps.exhibitGateway.send(exhibitId, presentSync(rows, state.opMode));
 }
 
-/** A control to fire: by row id or manifest id, and for a group control the item's; `by` is who fired it (an email). */
-export type ControlFire = { controlId: string; itemId?: string; by: string };
+/**
+ * A control to fire: by row id or manifest id, and for a group control the item's; `by` is who
+ * fired it (an email), `access` what they may fire (SERVER_ITEM_ACCESS when the server fires it).
+ */
+export type ControlFire = { controlId: string; itemId?: string; by: string; access: ItemAccess };
 
 /**
  * Fires a control; the exhibit must be online, as the database says, whichever node holds its
@@ -74,6 +78,7 @@ async function sendControl(deps: AppDeps, exhibitId: string, fire: ControlFire):
   const state = await getExhibitState(deps, exhibitId);
   const control = await findControl(deps.db, exhibitId, fire.controlId);
   if (!control) throw new AppError('NotFound', `The control "${fire.controlId}" does not exist.`);
+  fire.access.assertWrite('control', control.manifestId);
   const item = await findItemToFire(deps, control, fire.itemId);
   if (control.enabledOpMode !== 'none' && state.online && control.enabledOpMode !== state.opMode) {
     throw new AppError('Conflict', `The control "${control.display}" is only available when the op mode is ${control.enabledOpMode}.`);

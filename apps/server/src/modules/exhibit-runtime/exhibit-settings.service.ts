@@ -2,6 +2,7 @@ import { checkSettingValue, type ManifestSetting, type SettingValue, type Settin
 import { presentSettingChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ItemAccess } from '../access/item-access.js';
 import type { ContentEntry } from '../content-manager/content-manager.presenter.js';
 import { getStrapiEntry } from '../content-manager/strapi-content.service.js';
 import { recordExhibit, shownValue } from '../logging/records.js';
@@ -37,12 +38,14 @@ function assertNotFollower(state: ExhibitState): void {
 
 /**
  * A value to save: the setting by row id or manifest id, and for a list item's setting the item
- * (and list, when ambiguous); `by` is who saved it (an email), for the exhibit's log.
+ * (and list, when ambiguous); `by` is who saved it (an email), for the exhibit's log; `access`
+ * what they may change (SERVER_ITEM_ACCESS when the server saves it).
  */
-export type SettingSave = { settingId: string; value: unknown; listName?: string; listId?: string; by?: string };
+export type SettingSave = { settingId: string; value: unknown; listName?: string; listId?: string; by?: string; access: ItemAccess };
 
 type SettingTarget = { setting: SettingRow; list: SettingListRow | null };
 
+/** The setting to save, when the caller may change it (a list's setting: when they may change the list). */
 async function findSetting(deps: AppDeps, exhibitId: string, save: Omit<SettingSave, 'value'>): Promise<SettingTarget> {
   const { settingId, listName, listId } = save;
   const inList = listName !== undefined;
@@ -57,6 +60,8 @@ async function findSetting(deps: AppDeps, exhibitId: string, save: Omit<SettingS
   if (matching.length > 1) throw new AppError('ValidationError', `listId: the setting "${settingId}" is in several lists; name the list`);
   const setting = matching[0]!;
   const list = lists.find((l) => l.manifestId === setting.listManifestId) ?? null;
+  if (list) save.access.assertWrite('settingList', list.manifestId);
+  else save.access.assertWrite('setting', setting.manifestId);
   return { setting, list };
 }
 
@@ -143,8 +148,8 @@ export async function listChanged(deps: AppDeps, exhibitId: string, listId: stri
   deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.manifestChanged', exhibitId });
 }
 
-/** A StrapiContent setting's chosen content id (null: none), and who chose it. */
-export type StrapiContentSave = { settingId: string; contentId: string | number | null; by?: string };
+/** A StrapiContent setting's chosen content id (null: none), who chose it and what they may change. */
+export type StrapiContentSave = { settingId: string; contentId: string | number | null; by?: string; access: ItemAccess };
 
 /**
  * PUT .../strapi-content/{settingId}: the content id chosen for a StrapiContent setting. The
@@ -152,12 +157,12 @@ export type StrapiContentSave = { settingId: string; contentId: string | number 
  * id as text and the entry (id and fields) goes to the exhibit with it. Null clears both.
  */
 export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: StrapiContentSave): Promise<{ version: number | null }> {
-  const target = await findSetting(deps, exhibitId, { settingId: save.settingId });
+  const target = await findSetting(deps, exhibitId, { settingId: save.settingId, access: save.access });
   if (target.setting.type !== 'StrapiContent') {
     throw new AppError('ValidationError', `Setting "${target.setting.manifestId}" is not a StrapiContent setting`);
   }
   const value = save.contentId === null ? null : String(save.contentId);
-  return saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value, by: save.by });
+  return saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value, by: save.by, access: save.access });
 }
 
 /** What to copy from a leader: everything, or (`only`) one plain setting or one list. */
@@ -229,12 +234,14 @@ export async function syncFollowers(deps: AppDeps, leaderId: string): Promise<{ 
   return { followers: await copyToFollowers(deps, { leaderId }) };
 }
 
-/** A setting list (by row id or manifest id) and one item name in it. */
-export type ListItemRef = { listId: string; listName: string };
+/** A setting list (by row id or manifest id), one item name in it, and what the caller may change. */
+export type ListItemRef = { listId: string; listName: string; access: ItemAccess };
 
-async function findList(deps: AppDeps, exhibitId: string, listKey: string) {
-  const list = await findSettingList(deps.db, exhibitId, listKey);
-  if (!list) throw new AppError('NotFound', `The setting list "${listKey}" does not exist.`);
+/** The list with its settings' definitions, when the caller may change it. */
+async function findList(deps: AppDeps, exhibitId: string, ref: { listId: string; access: ItemAccess }) {
+  const list = await findSettingList(deps.db, exhibitId, ref.listId);
+  if (!list) throw new AppError('NotFound', `The setting list "${ref.listId}" does not exist.`);
+  ref.access.assertWrite('settingList', list.manifestId);
   const templates = await listTemplateDefinitions(deps.db, exhibitId, list.manifestId);
   return { list, templates: templates as ManifestSetting[] };
 }
@@ -256,7 +263,7 @@ async function afterListChange(deps: AppDeps, exhibitId: string, list: SettingLi
 /** POST .../settinglist/{listId}: a new item with default values. */
 export async function createListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef): Promise<void> {
   assertNotFollower(await getExhibitState(deps, exhibitId));
-  const { list, templates } = await findList(deps, exhibitId, ref.listId);
+  const { list, templates } = await findList(deps, exhibitId, ref);
   await addListItem(deps, { listId: list.id, listName: ref.listName, values: normalizeItemValues(templates, {}) });
   await afterListChange(deps, exhibitId, list);
 }
@@ -264,7 +271,7 @@ export async function createListItem(deps: AppDeps, exhibitId: string, ref: List
 /** POST .../settinglist/{listId}/settinglistitem: a copy of the item `sourceName` under a new name. */
 export async function copyListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef & { sourceName: string }): Promise<void> {
   assertNotFollower(await getExhibitState(deps, exhibitId));
-  const { list, templates } = await findList(deps, exhibitId, ref.listId);
+  const { list, templates } = await findList(deps, exhibitId, ref);
   const source = await findListItem(deps.db, list.id, ref.sourceName);
   if (!source) throw new AppError('NotFound', `The list "${list.manifestId}" has no item "${ref.sourceName}".`);
   const values = normalizeItemValues(templates, source.values as Record<string, unknown>);
@@ -273,10 +280,10 @@ export async function copyListItem(deps: AppDeps, exhibitId: string, ref: ListIt
 }
 
 /** POST .../settinglist/{listId}/order: item names in their new order. */
-export async function orderListItems(deps: AppDeps, exhibitId: string, change: { listId: string; order: string[] }): Promise<void> {
+export async function orderListItems(deps: AppDeps, exhibitId: string, change: { listId: string; order: string[]; access: ItemAccess }): Promise<void> {
   assertNotFollower(await getExhibitState(deps, exhibitId));
   const { order } = change;
-  const { list } = await findList(deps, exhibitId, change.listId);
+  const { list } = await findList(deps, exhibitId, change);
   const items = await listListItems(deps.db, list.id);
   const unknown = order.filter((name) => !items.some((i) => i.listName === name));
   if (unknown.length) throw new AppError('ValidationError', `order: the list has no item ${unknown.map((n) => `"${n}"`).join(', ')}`);
@@ -290,7 +297,7 @@ export async function orderListItems(deps: AppDeps, exhibitId: string, change: {
 /** DELETE .../settinglist/{listId}?listName */
 export async function deleteListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef): Promise<void> {
   assertNotFollower(await getExhibitState(deps, exhibitId));
-  const { list } = await findList(deps, exhibitId, ref.listId);
+  const { list } = await findList(deps, exhibitId, ref);
   if (!(await deleteListItemRow(deps.db, list.id, ref.listName))) {
     throw new AppError('NotFound', `The list "${list.manifestId}" has no item "${ref.listName}".`);
   }

@@ -8,10 +8,15 @@ import type {
   SettingValue,
   Status,
 } from '@plinth/shared';
+import type { ItemAccess } from '../access/item-access.js';
 import type { ExhibitRuntimeRows, SettingRow } from './exhibit-runtime.repository.js';
+import { visibleRuntimeRows } from './visible-rows.js';
 
-/** What the caller may do, for the `write` flags. */
-export type ManifestRights = { canFireControls: boolean; canEditSettings: boolean };
+/**
+ * What the caller may see and write, item by item (their role narrowed by their granular levels):
+ * hidden items are left out, the `write` flags say read_write.
+ */
+export type ManifestRights = Pick<ItemAccess, 'canRead' | 'canWrite'>;
 
 /** A setting row's value as one place shows it: plain, a list's template, or a list item's. */
 type SettingShown = { write: boolean; value: SettingValue; listName: string | null; version: number; appliedVersion: number };
@@ -42,8 +47,9 @@ function presentSetting(row: SettingRow, shown: SettingShown): ExhibitSetting {
   };
 }
 
-/** The console's view of the manifest: nested groups, lists with their items, live values. */
-export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rights: ManifestRights): ExhibitManifest {
+/** The console's view of the manifest: nested groups, lists with their items, live values; only what the caller may see. */
+export function presentManifest(allRows: ExhibitRuntimeRows, exhibitId: string, rights: ManifestRights): ExhibitManifest {
+  const rows = visibleRuntimeRows(allRows, rights);
   const statuses: Status[] = rows.statuses.map((s) => ({
     id: s.id,
     manifestId: s.manifestId,
@@ -59,18 +65,18 @@ export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rig
     manifestId: c.manifestId,
     type: c.type,
     display: c.display,
-    write: rights.canFireControls,
+    write: rights.canWrite('control', c.manifestId),
     enabledOpMode: c.enabledOpMode,
     order: c.order,
     items: rows.controlItems
       .filter((i) => i.controlId === c.id)
       .map((i) => ({ id: i.manifestId, display: i.display, order: i.order, uniqueId: i.id })),
   }));
-  const write = rights.canEditSettings;
   const plain = rows.settings.filter((s) => s.listManifestId === '');
   const lists: (SettingList & { group: string | null })[] = rows.lists.map((l) => {
     const templates = rows.settings.filter((s) => s.listManifestId === l.manifestId);
     const items = rows.listItems.filter((i) => i.listId === l.id);
+    const write = rights.canWrite('settingList', l.manifestId);
     return {
       group: l.groupManifestId,
       id: l.id,
@@ -107,7 +113,7 @@ export function presentManifest(rows: ExhibitRuntimeRows, exhibitId: string, rig
   const settingsIn = (group: string | null) =>
     plain
       .filter((s) => s.groupManifestId === group)
-      .map((s) => presentSetting(s, { write, value: s.value as SettingValue, listName: null, version: s.version, appliedVersion: s.appliedVersion }));
+      .map((s) => presentSetting(s, { write: rights.canWrite('setting', s.manifestId), value: s.value as SettingValue, listName: null, version: s.version, appliedVersion: s.appliedVersion }));
   const listsIn = (group: string | null) => lists.filter((l) => l.group === group).map(({ group: _group, ...l }) => l);
   const groupsIn = (parent: string | null): SettingGroup[] =>
     rows.groups

@@ -22,13 +22,14 @@ import {
 const base = '/org-management/permission';
 
 /** Where each scope's grants are changed and removed (PUT and DELETE `{path}/:id`, spec 7). */
-const GRANT_PATHS: Record<PermissionScope, string> = {
+const GRANT_PATHS: Record<Exclude<PermissionScope, 'exhibit'>, string> = {
   organization: `${base}/organization`,
   site: `${base}/site`,
 };
 
 /**
- * Users and their roles on organizations and sites (spec: organization service, permission rows).
+ * Users and their roles on organizations and sites (spec: organization service, permission rows);
+ * exhibits have their own paths (exhibit-permission.routes.ts).
  * One service serves every scope; the routes only say how each scope's calls name the
  * organization or site: the list calls and the create bodies differ by scope, the grant calls
  * do not.
@@ -58,7 +59,7 @@ export function permissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       return createPermission(deps, await request.grants(), { ...grant, on, inviter: request.user, ip: request.ip });
     });
 
-    for (const [scope, path] of Object.entries(GRANT_PATHS) as [PermissionScope, string][]) {
+    for (const [scope, path] of Object.entries(GRANT_PATHS) as [Exclude<PermissionScope, 'exhibit'>, string][]) {
       app.put(`${path}/:id`, { schema: { tags, params: IdParams, body: UpdatePermissionBody, response } }, async (request) =>
         updatePermission(deps, await request.grants(), { scope, grantId: request.params.id, role: request.body.role }),
       );

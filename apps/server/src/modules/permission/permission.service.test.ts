@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@plinth/shared';
 import { AppError } from '../../lib/app-error.js';
-import { listenToAccessChanges } from '../../realtime/access-notices.js';
-import type { AccessNotice } from '../../realtime/hub-messages.js';
-import { createExhibit, createOrganization, createSite, grant, uniqueName } from '../../test/factories.js';
+import { accessNoticesDuring, createExhibit, createOrganization, createSite, grant, uniqueName } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { loadGrants, type Grants } from '../access/grants.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -41,17 +39,7 @@ async function failure(call: Promise<unknown>): Promise<string> {
 }
 
 /** The access notices announced for `userId` while `run` runs. */
-async function noticesDuring(userId: string, run: () => Promise<unknown>): Promise<AccessNotice[]> {
-  const notices: AccessNotice[] = [];
-  const listener = listenToAccessChanges(server.deps.hub, userId, (notice) => notices.push(notice));
-  await listener.ready;
-  try {
-    await run();
-  } finally {
-    listener();
-  }
-  return notices;
-}
+const noticesDuring = (userId: string, run: () => Promise<unknown>) => accessNoticesDuring(server, userId, run);
 
 /** An organization or a site to grant roles on, made fresh for each test. */
 async function thingOf(scope: PermissionScope): Promise<string> {

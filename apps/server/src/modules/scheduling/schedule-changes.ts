@@ -1,5 +1,6 @@
 import { checkSettingValue, SCHEDULE_MESSAGES, type ManifestSetting, type ScheduleManifest, type ScheduledEvent } from '@plinth/shared';
 import { AppError } from '../../lib/app-error.js';
+import type { ItemAccess } from '../access/item-access.js';
 import type { ExhibitRuntimeRows, SettingRow } from '../exhibit-runtime/exhibit-runtime.repository.js';
 
 /**
@@ -81,6 +82,26 @@ export function checkScheduleChanges(rows: ExhibitRuntimeRows, changes: Schedule
     return { controlId: control.manifestId, controlGroupItemId: item.manifestId };
   });
   return { controls, settings, strapiContent, opMode: changes.opMode ?? null };
+}
+
+/**
+ * Refuses (403 naming it) a change to an item the caller may see but not write: a setting, a
+ * list's setting (the list's level), a content setting, a control. Items hidden to the caller
+ * never get here: the changes are checked against the rows they may see, where a hidden item is
+ * as missing as an unknown one.
+ */
+export function assertChangesAllowed(changes: ScheduleManifest, access: Pick<ItemAccess, 'canWrite'>): void {
+  const refuse = (at: string, what: string) => new AppError('Forbidden', `manifest.${at}: you may not ${what}`);
+  changes.settings.forEach((change, i) => {
+    if (change.listId && !access.canWrite('settingList', change.listId)) throw refuse(`settings[${i}]`, `change the setting list "${change.listId}"`);
+    if (!change.listId && !access.canWrite('setting', change.settingId)) throw refuse(`settings[${i}]`, `change the setting "${change.settingId}"`);
+  });
+  changes.strapiContent.forEach((change, i) => {
+    if (!access.canWrite('setting', change.strapiContentId)) throw refuse(`strapiContent[${i}]`, `change the setting "${change.strapiContentId}"`);
+  });
+  changes.controls.forEach((change, i) => {
+    if (!access.canWrite('control', change.controlId)) throw refuse(`controls[${i}]`, `fire the control "${change.controlId}"`);
+  });
 }
 
 /** The changes with display names (spec 3: schedulecontrols, schedulesettings, schedulestrapicontents); an item gone since keeps its id. */

@@ -4,6 +4,7 @@ import { MISSED_AFTER_MS, type OpMode, type SettingValue } from '@plinth/shared'
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { describeFailure } from '../../lib/describe-failure.js';
+import { SERVER_ITEM_ACCESS } from '../access/item-access.js';
 import { findExhibitState } from '../exhibit-runtime/exhibit-runtime.repository.js';
 import { fireControl, setOpMode } from '../exhibit-runtime/exhibit-runtime.service.js';
 import { listSettingCandidates } from '../exhibit-runtime/exhibit-settings.repository.js';
@@ -178,8 +179,8 @@ async function apply(deps: AppDeps, row: ScheduledEventRow, run: { step: Step; p
       try {
         const { version } =
           step.kind === 'setting'
-            ? await saveSetting(deps, exhibitId, { settingId: step.settingId, value: step.value, listName: step.listName ?? undefined, listId: step.listId ?? undefined, by })
-            : await saveStrapiContent(deps, exhibitId, { settingId: step.settingId, contentId: step.value, by });
+            ? await saveSetting(deps, exhibitId, { settingId: step.settingId, value: step.value, listName: step.listName ?? undefined, listId: step.listId ?? undefined, by, access: SERVER_ITEM_ACCESS })
+            : await saveStrapiContent(deps, exhibitId, { settingId: step.settingId, contentId: step.value, by, access: SERVER_ITEM_ACCESS });
         const restore = current && version !== null ? { kind: step.kind, id: step.settingId, previous, version, wrote: step.value } : undefined;
         return { ok: true, outcome: `Setting "${step.settingId}"${where}: ${shownValue(step.value)}`, restore };
       } catch (error) {
@@ -199,7 +200,7 @@ async function apply(deps: AppDeps, row: ScheduledEventRow, run: { step: Step; p
     case 'control': {
       const named = step.itemId ? `${step.controlId}/${step.itemId}` : step.controlId;
       try {
-        await fireControl(deps, exhibitId, { controlId: step.controlId, itemId: step.itemId ?? undefined, by });
+        await fireControl(deps, exhibitId, { controlId: step.controlId, itemId: step.itemId ?? undefined, by, access: SERVER_ITEM_ACCESS });
         return { ok: true, outcome: `Control "${named}": delivered` };
       } catch (error) {
         return { ok: false, outcome: `Control "${named}": failed (${reason(error)})` };
@@ -296,9 +297,9 @@ async function putBack(deps: AppDeps, exhibitId: string, undo: { restore: NonNul
     const [current] = await listSettingCandidates(deps.db, exhibitId, { settingKey: restore.id, inList: false });
     if (!current || current.version !== restore.version) return `Setting "${restore.id}": kept (changed since)`;
     if (restore.kind === 'strapiContent') {
-      await saveStrapiContent(deps, exhibitId, { settingId: restore.id, contentId: restore.previous as string | number | null, by });
+      await saveStrapiContent(deps, exhibitId, { settingId: restore.id, contentId: restore.previous as string | number | null, by, access: SERVER_ITEM_ACCESS });
     } else {
-      await saveSetting(deps, exhibitId, { settingId: restore.id, value: restore.previous, by });
+      await saveSetting(deps, exhibitId, { settingId: restore.id, value: restore.previous, by, access: SERVER_ITEM_ACCESS });
     }
     return `Setting "${restore.id}": back to ${shownValue(restore.previous)}`;
   } catch (error) {

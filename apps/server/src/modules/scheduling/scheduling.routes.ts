@@ -17,6 +17,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
+import { authorizeExhibitItems } from '../access/item-access.js';
 import { removeFileFromSchedules } from './schedule-files.service.js';
 import { createSchedule, deleteSchedule, listSchedules, requireScheduledEvent, updateSchedule } from './scheduling.service.js';
 
@@ -33,21 +34,21 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get(`${base}/:id`, { schema: { tags, params: IdParams, querystring: ListSchedulesQuery, response: { 200: SchedulesResponse } } }, async (request) => {
       // Viewers do not get the Scheduling tab (spec 2.1), nor its call.
-      const role = await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'seeSchedules' });
-      return listSchedules(deps, { exhibitId: request.params.id, ...request.query, canModify: can(role, 'editSchedules') });
+      const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'seeSchedules' });
+      return listSchedules(deps, { exhibitId: request.params.id, ...request.query, canModify: can(access.role, 'editSchedules'), access });
     });
 
     app.post(`${base}/:id`, { schema: { tags, params: IdParams, body: CreateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
-      await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'editSchedules' });
-      return createSchedule(deps, { exhibitId: request.params.id, input: request.body, by: request.user.email });
+      const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'editSchedules' });
+      return createSchedule(deps, { exhibitId: request.params.id, input: request.body, by: request.user.email, access });
     });
 
     app.put(`${base}/:id`, { schema: { tags, params: IdParams, body: UpdateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
       // The exhibit named in the body must be the event's: anything else is not found.
-      await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.body.exhibitId, right: 'editSchedules' });
+      const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.body.exhibitId, right: 'editSchedules' });
       const row = await requireScheduledEvent(deps, request.params.id);
       if (row.exhibitId !== request.body.exhibitId) throw new AppError('NotFound', 'The scheduled event does not exist.');
-      return updateSchedule(deps, { row, input: request.body, by: request.user.email });
+      return updateSchedule(deps, { row, input: request.body, by: request.user.email, access });
     });
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, querystring: DeleteScheduleQuery, response: { 200: ScheduleDeleteResponse } } }, async (request) => {

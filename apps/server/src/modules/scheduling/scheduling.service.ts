@@ -15,9 +15,11 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
+import type { ItemAccess } from '../access/item-access.js';
 import { loadRuntimeRows, type ExhibitRuntimeRows } from '../exhibit-runtime/exhibit-runtime.repository.js';
+import { visibleRuntimeRows } from '../exhibit-runtime/visible-rows.js';
 import { recordExhibit } from '../logging/records.js';
-import { checkScheduleChanges } from './schedule-changes.js';
+import { assertChangesAllowed, checkScheduleChanges } from './schedule-changes.js';
 import { describeMask, occurrenceStarts, resolveTimeZone, sameDayIn, shortestGap, weekdayIn } from './schedule-recurrence.js';
 import { presentScheduledEvent } from './scheduling.presenter.js';
 import {
@@ -53,14 +55,30 @@ export function announceSchedulesChanged(deps: AppDeps, exhibitId: string): void
   deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.schedulesChanged', exhibitId });
 }
 
+/**
+ * The exhibit's events in a range. Items hidden to the caller are named by their manifest ids
+ * only (the events still show; their display names do not).
+ */
 export async function listSchedules(
   deps: AppDeps,
-  query: { exhibitId: string; start?: string; end?: string; canModify: boolean },
+  query: { exhibitId: string; start?: string; end?: string; canModify: boolean; access: ItemAccess },
 ): Promise<Schedules> {
   const timeZone = await exhibitTimeZone(deps, query.exhibitId);
   const range = { start: parseRangeDate(query.start, 'start'), end: parseRangeDate(query.end, 'end') };
   const [rows, runtime] = await Promise.all([listScheduledEvents(deps.db, query.exhibitId, range), loadRuntimeRows(deps.db, query.exhibitId)]);
-  return { schedules: rows.map((row) => presentScheduledEvent(row, runtime)), timeZone, canModify: query.canModify };
+  const visible = visibleRuntimeRows(runtime, query.access);
+  return { schedules: rows.map((row) => presentScheduledEvent(row, visible)), timeZone, canModify: query.canModify };
+}
+
+/**
+ * The event's changes checked against what the caller may see (a hidden item is as unknown as a
+ * missing one, 400) and write (403 naming the item).
+ */
+async function checkChangesFor(deps: AppDeps, check: { exhibitId: string; changes: ScheduleManifest; access: ItemAccess }): Promise<ScheduleManifest> {
+  const rows = visibleRuntimeRows(await loadRuntimeRows(deps.db, check.exhibitId), check.access);
+  const changes = checkScheduleChanges(rows, check.changes);
+  assertChangesAllowed(changes, check.access);
+  return changes;
 }
 
 function parseRangeDate(iso: string | undefined, field: string): Date | undefined {
@@ -132,24 +150,27 @@ function planRows(plan: EventPlan, recurrence: { frequency: Frequency; recurring
   }));
 }
 
-async function presentRows(deps: AppDeps, exhibitId: string, rows: ScheduledEventRow[]): Promise<{ schedules: ScheduledEvent[] }> {
-  const runtime: ExhibitRuntimeRows = await loadRuntimeRows(deps.db, exhibitId);
+async function presentRows(deps: AppDeps, shown: { exhibitId: string; access: ItemAccess }, rows: ScheduledEventRow[]): Promise<{ schedules: ScheduledEvent[] }> {
+  const runtime: ExhibitRuntimeRows = visibleRuntimeRows(await loadRuntimeRows(deps.db, shown.exhibitId), shown.access);
   return { schedules: rows.map((row) => presentScheduledEvent(row, runtime)) };
 }
 
-/** POST /exhibit-management/scheduling/{exhibitId}: one event, or a whole series. */
-export async function createSchedule(deps: AppDeps, create: { exhibitId: string; input: CreateInput; by: string }): Promise<{ schedules: ScheduledEvent[] }> {
-  const { exhibitId, input, by } = create;
+/** POST /exhibit-management/scheduling/{exhibitId}: one event, or a whole series (`access`: what the creator may change). */
+export async function createSchedule(
+  deps: AppDeps,
+  create: { exhibitId: string; input: CreateInput; by: string; access: ItemAccess },
+): Promise<{ schedules: ScheduledEvent[] }> {
+  const { exhibitId, input, by, access } = create;
   const zone = await exhibitTimeZone(deps, exhibitId);
   const fields = checkEventFields(input, deps.clock.now(), false);
-  const changes = checkScheduleChanges(await loadRuntimeRows(deps.db, exhibitId), input.manifest);
+  const changes = await checkChangesFor(deps, { exhibitId, changes: input.manifest, access });
   const plan: EventPlan = { exhibitId, name: fields.name, start: fields.start, end: fields.end, changes, by };
   const recurrence = input.recurring ? { frequency: normalizeFrequency(input, fields.start, zone), recurringEnd: fields.recurringEnd!, zone } : null;
   const rows = await insertScheduledEvents(deps.db, planRows(plan, recurrence));
   const what = recurrence ? `a series of ${rows.length} (${describeMask(recurrence.frequency.altValue)})` : 'once';
   recordExhibit(deps.logs, exhibitId, { eventType: 'schedule', message: `Scheduled event "${fields.name}" created by ${by}: ${what}, from ${fields.start.toISOString()}` });
   announceSchedulesChanged(deps, exhibitId);
-  return presentRows(deps, exhibitId, rows);
+  return presentRows(deps, { exhibitId, access }, rows);
 }
 
 /** The event to edit or delete, in the exhibit the caller named; 404 otherwise. */
@@ -171,13 +192,16 @@ function sameFrequency(a: Frequency | null, b: Frequency | null | undefined): bo
  * new definition, starting at this one's new start). Changing the frequency or the series' end
  * needs `changeAll`; an occurrence that ran cannot change (409).
  */
-export async function updateSchedule(deps: AppDeps, update: { row: ScheduledEventRow; input: UpdateInput; by: string }): Promise<{ schedules: ScheduledEvent[] }> {
-  const { row, input, by } = update;
+export async function updateSchedule(
+  deps: AppDeps,
+  update: { row: ScheduledEventRow; input: UpdateInput; by: string; access: ItemAccess },
+): Promise<{ schedules: ScheduledEvent[] }> {
+  const { row, input, by, access } = update;
   if (row.state !== 'scheduled') throw new AppError('Conflict', ALREADY_RAN);
   const zone = await exhibitTimeZone(deps, row.exhibitId);
   const startChanged = new Date(input.startDate).getTime() !== row.startDate.getTime();
   const fields = checkEventFields(input, deps.clock.now(), !startChanged);
-  const changes = checkScheduleChanges(await loadRuntimeRows(deps.db, row.exhibitId), input.manifest);
+  const changes = await checkChangesFor(deps, { exhibitId: row.exhibitId, changes: input.manifest, access });
   const plan: EventPlan = { exhibitId: row.exhibitId, name: fields.name, start: fields.start, end: fields.end, changes, by };
   const seriesChanged =
     input.recurring !== row.recurring ||
@@ -203,7 +227,7 @@ export async function updateSchedule(deps: AppDeps, update: { row: ScheduledEven
   const scope = row.recurringId && input.changeAll ? `the series (${rows.length} events)` : 'one event';
   recordExhibit(deps.logs, row.exhibitId, { eventType: 'schedule', message: `Scheduled event "${plan.name}" changed by ${by}: ${scope}` });
   announceSchedulesChanged(deps, row.exhibitId);
-  return presentRows(deps, row.exhibitId, rows);
+  return presentRows(deps, { exhibitId: row.exhibitId, access }, rows);
 }
 
 /**

@@ -110,6 +110,10 @@ const ConfigSchema = z.object({
   SCHEDULER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** How long a node's claim on a running event lasts without renewal; a node that died leaves it to expire (ms). */
   SCHEDULER_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** How often each node looks for notification mails due in the outbox, in ms (modules/notifications/mail-sender.ts). */
+  MAIL_OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** How long an exhibit stays offline before its users are told (ms); also the window of one offline and one back-online mail. */
+  NOTIFY_OFFLINE_GRACE_MS: z.coerce.number().int().min(100).max(86_400_000).default(120_000),
   /** The time zone of sites that set none (IANA name); default: the server machine's. */
   TIME_ZONE: z
     .string()

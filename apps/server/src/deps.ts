@@ -9,6 +9,7 @@ import type { OutboundFetch } from './lib/outbound-fetch.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer } from './mail/mailer.js';
 import type { LogRecorder } from './modules/logging/ports.js';
+import type { Notifications } from './modules/notifications/ports.js';
 import type { Scheduler } from './modules/scheduling/ports.js';
 import type { RealtimeHub } from './realtime/hub.js';
 
@@ -37,4 +38,6 @@ export type AppDeps = {
   files: FileStore;
   /** This node's scheduled-event executor (started by startServer; absent in apps built without it). */
   scheduler?: Scheduler;
+  /** This node's notification triggers and mail outbox sender (started by startServer; absent in apps built without it). */
+  notifications?: Notifications;
 };

@@ -21,6 +21,7 @@ import { createRedisHub } from './realtime/redis-hub.js';
 import { announceFirstStart } from './modules/auth/first-start.js';
 import { createLogRecorder } from './modules/logging/log-recorder.js';
 import { startLogRetention } from './modules/logging/log-retention.js';
+import { startNotifications } from './modules/notifications/notifications.js';
 import { startScheduler } from './modules/scheduling/schedule-executor.js';
 
 export type RunningServer = {
@@ -63,10 +64,13 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     await app?.close();
     // Before the gateways: a run under way ends (its steps recorded) while they still deliver.
     await deps?.scheduler?.stop();
+    await deps?.notifications?.stopSending();
     await deps?.background.drain();
     await deps?.exhibitGateway?.close();
     await deps?.hardwareGateway?.close();
     await retention?.stop();
+    // After the gateways: the mails their last records cause (exhibits going offline) are queued.
+    await deps?.notifications?.stop();
     // After the gateways: their last records (exhibits and boards going offline) are stored too.
     await deps?.logs?.close();
     await hub?.close();
@@ -92,6 +96,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     deps.hardwareGateway = await startHardwareGateway(deps);
     deps.exhibitGateway = createExhibitGateway(deps);
     deps.scheduler = startScheduler(deps);
+    deps.notifications = startNotifications(deps);
     app = await buildApp(deps);
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address() as AddressInfo;

@@ -23,6 +23,7 @@ function handlersWith(options: { isShared?: boolean } = {}) {
     record: (line) => void records.push(line),
     event: () => undefined,
     leaseChanged: () => undefined,
+    onRecord: () => () => undefined,
     flush: async () => undefined,
     close: async () => undefined,
   };

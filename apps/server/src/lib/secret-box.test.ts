@@ -20,6 +20,17 @@ describe('secret box', () => {
     expect(isSealed('plain password')).toBe(false);
   });
 
+  it('signs so that only the same key, context and data verify', () => {
+    const box = createSecretBox(key);
+    const signature = box.sign('user.exhibit.notify', 'unsubscribe');
+    expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(box.verify('user.exhibit.notify', 'unsubscribe', signature)).toBe(true);
+    expect(box.verify('user.exhibit.notify_op_mode', 'unsubscribe', signature)).toBe(false);
+    expect(box.verify('user.exhibit.notify', 'another use', signature)).toBe(false);
+    expect(box.verify('user.exhibit.notify', 'unsubscribe', signature.slice(1))).toBe(false);
+    expect(createSecretBox(parseSecretKey(newSecretKeyText())!).verify('user.exhibit.notify', 'unsubscribe', signature)).toBe(false);
+  });
+
   it('reads 32-byte keys as base64, base64url or hex, and nothing else', () => {
     const bytes = Buffer.alloc(32, 7);
     expect(parseSecretKey(bytes.toString('base64'))).toEqual(bytes);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Sealed values start with it; the version lets a later format (or key rotation) sit beside this one. */
 const PREFIX = 'enc:v1:';
@@ -16,6 +16,13 @@ export type SecretBox = {
   seal: (plain: string, context: string) => string;
   /** Throws SecretBoxError when the key is not the one that sealed it, or the value was altered. */
   open: (sealed: string, context: string) => string;
+  /**
+   * An HMAC-SHA256 of `data` (base64url) for values handed out and taken back as they are (mail
+   * links): `context` names the purpose, so a signature made for one use is worthless for another.
+   */
+  sign: (data: string, context: string) => string;
+  /** True when `signature` is what `sign` makes of `data` in `context` (compared in constant time). */
+  verify: (data: string, context: string, signature: string) => boolean;
 };
 
 export class SecretBoxError extends Error {}
@@ -27,7 +34,16 @@ export function isSealed(value: string): boolean {
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== SECRET_KEY_BYTES) throw new Error(`A secret key is ${SECRET_KEY_BYTES} bytes.`);
+  // Signing uses its own key derived from SECRET_KEY, never the encryption key itself.
+  const signingKey = createHmac('sha256', key).update('plinth:sign:v1').digest();
+  const sign = (data: string, context: string) => createHmac('sha256', signingKey).update(`${context}\n${data}`).digest('base64url');
   return {
+    sign,
+    verify: (data, context, signature) => {
+      const expected = Buffer.from(sign(data, context));
+      const given = Buffer.from(signature);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
     seal: (plain, context) => {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -70,5 +86,5 @@ export function createDetachedSecretBox(): SecretBox {
   const refuse = (): never => {
     throw new Error('Stored secrets are not available in this process.');
   };
-  return { seal: refuse, open: refuse };
+  return { seal: refuse, open: refuse, sign: refuse, verify: refuse };
 }

@@ -2,7 +2,14 @@ import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 
-export type Mail = { to: string; subject: string; text: string; replyTo?: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+  /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post on notification mails). */
+  headers?: Record<string, string>;
+};
 
 /**
  * Outgoing mail behind a seam. `smtp` sends through SMTP_URL; `log` writes each mail, links

@@ -18,6 +18,7 @@ import { firmwareRoutes } from './hardware-runtime/firmware.routes.js';
 import { hardwareCommandRoutes } from './hardware-runtime/hardware-commands.routes.js';
 import { hardwareTokenRoutes } from './hardware-runtime/hardware-tokens.routes.js';
 import { loggingRoutes } from './logging/logging.routes.js';
+import { notificationsRoutes, unsubscribeRoutes } from './notifications/notifications.routes.js';
 import { reportingRoutes } from './logging/reporting.routes.js';
 import { schedulingRoutes } from './scheduling/scheduling.routes.js';
 import { organizationRoutes } from './organization/organization.routes.js';
@@ -32,9 +33,10 @@ import { supportRoutes } from './support/support.routes.js';
  * The routes open to everyone: sign-in, sign-out, account links and single sign-on; the public
  * config; the exhibit SDK's and the boards' own credentials (exhibit token, Basic auth); the
  * file download, which an exhibit calls with Basic auth and a console with its session (the
- * download service checks either).
+ * download service checks either); the one-click unsubscribe link of notification mails (its
+ * signed token).
  */
-const PUBLIC_ROUTES = [authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes, filesDownloadRoutes];
+const PUBLIC_ROUTES = [authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes, filesDownloadRoutes, unsubscribeRoutes];
 
 /** Everything else: each needs a signed-in user. */
 const SIGNED_IN_ROUTES = [
@@ -58,6 +60,7 @@ const SIGNED_IN_ROUTES = [
   loggingRoutes,
   reportingRoutes,
   schedulingRoutes,
+  notificationsRoutes,
 ];
 
 /**

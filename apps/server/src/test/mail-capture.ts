@@ -2,7 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type CapturedMail = { to: string[]; from: string; subject: string; text: string; replyTo: string | null };
+export type CapturedMail = {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  replyTo: string | null;
+  /** Headers whose value is text, by lower-case name (e.g. list-unsubscribe-post). */
+  headers: Record<string, string>;
+};
 
 /** A real SMTP server in the test process that keeps what it receives. */
 export class MailCapture {
@@ -26,6 +34,7 @@ export class MailCapture {
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               replyTo: parsed.replyTo?.text ?? null,
+              headers: Object.fromEntries(parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()])),
             });
             for (const wake of this.waiters.splice(0)) wake();
             callback();
@@ -35,8 +44,9 @@ export class MailCapture {
     });
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
+  /** Listens on `port` (a free one by default) and answers the SMTP_URL that reaches it. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', () => resolve()));
     this.port = (this.server.server.address() as AddressInfo).port;
     return `smtp://127.0.0.1:${this.port}?ignoreTLS=true`;
   }

@@ -151,5 +151,5 @@ export const ReportAnswerSchema = z.object({ report: ReportSchema });
  * The event types of what the server records about a device (its own lines carry their level as
  * their event type). The hardware report counts these per day.
  */
-export const EXHIBIT_EVENT_TYPES = ['online', 'offline', 'opMode', 'control', 'setting', 'manifest', 'token', 'schedule', 'file'] as const;
+export const EXHIBIT_EVENT_TYPES = ['online', 'offline', 'opMode', 'control', 'setting', 'manifest', 'token', 'schedule', 'file', 'hardware'] as const;
 export const HARDWARE_EVENT_TYPES = ['online', 'offline', 'reboot', 'command', 'debug', 'firmware', 'prop', 'button'] as const;

@@ -5,6 +5,7 @@ import { assertRight, type Grants, type SiteRef } from '../access/grants.js';
 import { findSiteRef } from '../access/refs.repository.js';
 import { pushExhibitFiles } from '../content/files.service.js';
 import { removeStoredObjects } from '../content/stored-objects.service.js';
+import { notifyExhibitDeleted } from '../notifications/notifications.service.js';
 import { presentExhibit } from './exhibit.presenter.js';
 import {
   deleteExhibitRow,
@@ -175,6 +176,8 @@ export async function deleteExhibit(deps: AppDeps, grants: Grants, id: string): 
     });
   }
   const followers = await listFollowers(deps.db, [record.id]);
+  // Queued before the rows go: the mails hold their whole text and leave once they are gone.
+  await notifyExhibitDeleted(deps, { exhibitId: id, userId: grants.userId });
   await deleteExhibitRow(deps.db, id);
   deps.hub.publish('exhibit', id, { type: 'exhibit.deleted', exhibitId: id });
   const touched = [...followers.map((f) => f.id), ...(record.leaderId ? [record.leaderId] : [])];

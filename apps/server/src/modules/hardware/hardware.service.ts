@@ -1,7 +1,7 @@
 import { type Hardware, type Right, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { removeStoredObjects } from '../content/stored-objects.service.js';
-import { recordHardware } from '../logging/records.js';
+import { recordExhibit, recordHardware } from '../logging/records.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants } from '../access/grants.js';
 import { findExhibitRefs, findSiteRef } from '../access/refs.repository.js';
@@ -113,10 +113,19 @@ export async function updateHardware(deps: AppDeps, grants: Grants, change: Hard
   if (update.name !== undefined || update.exhibitId !== undefined) {
     await updateHardwareRow(deps.db, id, { name: update.name, exhibitId: update.exhibitId });
   }
+  if (update.exhibitId !== undefined && update.exhibitId !== record.exhibitId) recordAttachment(deps, { record, to: update.exhibitId, by });
   deps.hub.publish('hardware', id, { type: 'hardware.updated', hardwareId: id });
   const updated = (await findHardwareRecord(deps.db, id))!;
   // Disconnecting from the exhibit that granted the caller access still answers the result once.
   return presentHardware(updated, roleOn(grants, updated) ?? role);
+}
+
+/** The exhibits' own record of hardware connected to or disconnected from them (their users may be told). */
+function recordAttachment(deps: AppDeps, change: { record: { name: string; exhibitId: string | null }; to: string | null; by?: string }): void {
+  const { record, to } = change;
+  const by = change.by ?? 'the server';
+  if (record.exhibitId) recordExhibit(deps.logs, record.exhibitId, { eventType: 'hardware', message: `Hardware "${record.name}" disconnected by ${by}` });
+  if (to) recordExhibit(deps.logs, to, { eventType: 'hardware', message: `Hardware "${record.name}" connected by ${by}` });
 }
 
 export async function deleteHardware(deps: AppDeps, grants: Grants, id: string): Promise<void> {

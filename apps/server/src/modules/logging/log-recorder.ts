@@ -9,7 +9,7 @@ import { presentHardwareLogged } from '../hardware-runtime/hardware-events.prese
 import { LiveLeases } from './live-leases.js';
 import { lineTime } from './log-time.js';
 import { LogWriter } from './log-writer.js';
-import type { LogRecord, LogRecorder, ReportRecord } from './ports.js';
+import type { LogRecord, LogRecorder, RecordListener, ReportRecord } from './ports.js';
 
 /** What the recorder needs of AppDeps. */
 export type LogRecorderDeps = { config: Config; db: Db; hub: RealtimeHub; clock: Clock; logger: Logger };
@@ -26,6 +26,7 @@ export function createLogRecorder(deps: LogRecorderDeps, options: { flushMs?: nu
   const writer = new LogWriter(deps, options);
   const leases = new LiveLeases(deps);
   const retentionDays = deps.config.LOG_RETENTION_DAYS;
+  const listeners = new Set<RecordListener>();
 
   const publish = (line: LogRecord, at: Date) => {
     const { deviceId, level, message, eventType } = line;
@@ -42,6 +43,18 @@ export function createLogRecorder(deps: LogRecorderDeps, options: { flushMs?: nu
       const message = storableText(line.message);
       if (leases.isLive(line.source, line.deviceId, now.getTime())) publish({ ...line, message }, at);
       writer.addLog({ source: line.source, deviceId: line.deviceId, at, level: line.level, eventType: line.eventType, message });
+      for (const listener of listeners) {
+        try {
+          listener({ ...line, message, at });
+        } catch (error) {
+          // A listener's bug must not cost the line or the caller (record never throws).
+          deps.logger.error({ err: error }, 'a log record listener failed');
+        }
+      }
+    },
+    onRecord(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     event(event: ReportRecord) {
       const now = deps.clock.now();

@@ -24,6 +24,9 @@ export type LogRecord = {
   at?: Date;
 };
 
+/** What `onRecord` calls with each line: the line as stored, with its time. */
+export type RecordListener = (line: LogRecord & { at: Date }) => void;
+
 /** One report event of an exhibit (the SDK's `event(name, data)`). */
 export type ReportRecord = { exhibitId: string; name: string; data: unknown; at?: Date };
 
@@ -40,6 +43,12 @@ export type LogRecorder = {
   event: (event: ReportRecord) => void;
   /** This node took or gave up a lease: its own lines follow the change at once, before the next re-read. */
   leaseChanged: (change: LeaseChange) => void;
+  /**
+   * Calls `listener` with every line recorded from now on, right after it is taken (time and
+   * storable text settled), on the node that records it; answers the function that stops it. A
+   * listener must not throw or wait: what it does with a line runs on its own.
+   */
+  onRecord: (listener: RecordListener) => () => void;
   /** Stores everything waiting; settles once it is stored. */
   flush: () => Promise<void>;
   /** Stops re-reading leases and stores everything waiting (the server is stopping). */

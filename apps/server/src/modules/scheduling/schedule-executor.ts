@@ -1,9 +1,7 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { MISSED_AFTER_MS, type OpMode, type SettingValue } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { describeFailure } from '../../lib/describe-failure.js';
+import { startPollingWorker } from '../../lib/polling-worker.js';
 import { SERVER_ITEM_ACCESS } from '../access/item-access.js';
 import { findExhibitState } from '../exhibit-runtime/exhibit-runtime.repository.js';
 import { fireControl, setOpMode } from '../exhibit-runtime/exhibit-runtime.service.js';
@@ -47,58 +45,19 @@ const END_STEP_BASE = 10_000;
 
 type Hold = { id: string; node: string };
 
-/** A node name unique to this process: host, pid and a random part. */
-export function schedulerNodeName(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-}
 
 /** How many occurrences a node takes per claim, and how many exhibits it runs at once. */
 const CLAIM_BATCH = 50;
 const PARALLEL_EXHIBITS = 8;
 
 export function startScheduler(deps: AppDeps, options: { node?: string; pollMs?: number } = {}): Scheduler {
-  const node = options.node ?? schedulerNodeName();
-  const pollMs = options.pollMs ?? deps.config.SCHEDULER_POLL_MS;
-  let stopped = false;
-  /** The pass under way (settled, never rejecting), which the next one waits for. */
-  let running: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-
-  const tick = (): Promise<SchedulerRun> => {
-    // One pass at a time per node; a call during a pass waits for it and then runs again.
-    const previous = running ?? Promise.resolve();
-    const pass: Promise<SchedulerRun> = previous.then(() => runDue(deps, node));
-    // The caller handles the pass's failure; the copy kept here must not reject (an unhandled
-    // rejection would stop the process), and a failed pass must not fail the one after it.
-    const settled: Promise<void> = pass
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        if (running === settled) running = null;
-      });
-    running = settled;
-    return pass;
-  };
-  const loop = () => {
-    if (stopped) return;
-    tick()
-      .catch((error: unknown) => deps.logger.warn({ failure: describeFailure(error) }, 'the scheduler pass failed'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(loop, pollMs);
-      });
-  };
-  timer = setTimeout(loop, 0);
-  return {
-    node,
-    runNow: tick,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return startPollingWorker({
+    what: 'scheduler',
+    pollMs: options.pollMs ?? deps.config.SCHEDULER_POLL_MS,
+    logger: deps.logger,
+    node: options.node,
+    pass: (node) => runDue(deps, node),
+  });
 }
 
 /** One pass: mark the missed, then run due starts and ends until none is left. */

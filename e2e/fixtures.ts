@@ -117,6 +117,8 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
     THROTTLE_MAILS_PER_ADDRESS: '1000',
     THROTTLE_MAILS_PER_SENDER: '1000',
     SUPPORT_EMAIL: 'support@plinth.test',
+    // An exhibit offline this long is mailed about (2 minutes in production).
+    NOTIFY_OFFLINE_GRACE_MS: '3000',
     OUTBOUND_ALLOW_LOOPBACK: new URL(strapi.url).host,
     WEB_DIST,
   };

@@ -11,6 +11,7 @@ import {
   UpdateGranularBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { AppError } from '../../lib/app-error.js';
 import { getGranular, updateGranular } from './granular.service.js';
 import { presentExhibitMember } from './permission.presenter.js';
 import { addGrant, changeGrant, deletePermission, listGrantRows } from './permission.service.js';
@@ -28,6 +29,8 @@ export function exhibitPermissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.get(`${base}/by-exhibit-id/:id`, { schema: { tags, params: IdParams, response: { 200: ExhibitUsersResponse } } }, async (request) => {
       const { rows, canManage } = await listGrantRows(deps, await request.grants(), { scope, id: request.params.id });
+      // The Users tab is the managers' (spec 2.1): the call behind it is theirs too.
+      if (!canManage) throw new AppError('Forbidden', 'Only managers of this exhibit see its users.');
       return { exhibitUsers: rows.map(presentExhibitMember), canManage };
     });
 

@@ -36,6 +36,8 @@ type Options = {
   durationS: number;
   loadExhibits: number;
   loadBoards: number;
+  /** The server's V8 heap limit in MiB (--max-old-space-size), 0 for Node's default: proves the CSV export does not hold its rows. */
+  serverHeapMib: number;
   fromSource: boolean;
 };
 
@@ -51,6 +53,7 @@ function readOptions(): Options {
     duration: { type: 'string' },
     'load-exhibits': { type: 'string' },
     'load-boards': { type: 'string' },
+    'server-heap-mib': { type: 'string' },
   });
   const env = process.env;
   const whole = (flag: string | boolean | undefined, variable: string | undefined, fallback: number, name: string) =>
@@ -66,6 +69,7 @@ function readOptions(): Options {
     durationS: positiveNumber(values.duration, env.BENCH_DURATION, 30, 'duration'),
     loadExhibits: whole(values['load-exhibits'], env.BENCH_LOAD_EXHIBITS, 200, 'load-exhibits'),
     loadBoards: whole(values['load-boards'], env.BENCH_LOAD_BOARDS, 400, 'load-boards'),
+    serverHeapMib: values['server-heap-mib'] === undefined && env.BENCH_SERVER_HEAP_MIB === undefined ? 0 : whole(values['server-heap-mib'], env.BENCH_SERVER_HEAP_MIB, 0, 'server-heap-mib'),
     fromSource: isFromSource(values),
   };
 }
@@ -304,7 +308,7 @@ async function main(): Promise<void> {
   const options = readOptions();
   const mode = options.fromSource ? 'source' : 'dist';
   checkServerBuild(mode, log);
-  const server = await startBenchServer({ mode, log });
+  const server = await startBenchServer({ mode, log, heapMib: options.serverHeapMib || undefined });
   try {
     const api = createApiClient(server.url, server.adminCookie);
     const venue = await createVenue(server, api, options);
@@ -323,6 +327,7 @@ async function main(): Promise<void> {
       { label: 'hardware report 14 days: p50 / p95', value: `${ms(quantile(queries.hardware, 0.5))} / ${ms(quantile(queries.hardware, 0.95))}`, ok: quantile(queries.hardware, 0.95) <= TARGETS.reportP95Ms, target: `p95 <= ${TARGETS.reportP95Ms} ms` },
       { label: 'CSV export: rows, time, rows a second', value: `${csv.rows} rows, ${(csv.bytes / 1024 / 1024).toFixed(0)} MiB in ${csv.seconds.toFixed(1)} s = ${Math.round(csv.rows / csv.seconds)} rows/s (${csv.contentType})` },
       { label: 'CSV export: server RSS before / peak at a tenth / peak', value: `${mib(csv.before)} / ${mib(csv.peakAtTenth)} / ${mib(csv.peak)}` },
+      { label: 'server V8 heap limit', value: options.serverHeapMib ? `${options.serverHeapMib} MiB (--max-old-space-size)` : 'Node default' },
       {
         label: 'ingest: lines sent (SDK + MQTT) / stored a second',
         value: `${Math.round((ingest.ran.sdkLines + ingest.ran.mqttLines) / options.durationS)} / ${Math.round(ingest.stored / options.durationS)} (${ingest.ran.sdkLines} + ${ingest.ran.mqttLines} sent, ${ingest.stored} stored)`,

@@ -155,7 +155,13 @@ async function signIn(url: string): Promise<string> {
  * (`'pglite'`: no DATABASE_URL). A platform admin is created with the CLI before the server starts
  * (PGlite admits one process at a time; the CLI migrates the database first), then signed in.
  */
-export async function startBenchServer(options: { mode: ServerMode; log: (line: string) => void; database?: BenchDatabase }): Promise<BenchServer> {
+export async function startBenchServer(options: {
+  mode: ServerMode;
+  log: (line: string) => void;
+  database?: BenchDatabase;
+  /** A V8 heap limit for the server (--max-old-space-size, MiB); Node's default when absent. */
+  heapMib?: number;
+}): Promise<BenchServer> {
   const { mode, log } = options;
   const database = options.database ?? 'postgres';
   const db = await freshDatabase(database, log);
@@ -208,7 +214,8 @@ export async function startBenchServer(options: { mode: ServerMode; log: (line: 
 
   try {
     runCli(mode, ['user', 'create', '--email', ADMIN.email, '--password', ADMIN.password, '--first-name', 'Bench', '--last-name', 'Admin', '--platform-admin'], env);
-    const probe = ['--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/memory-probe.mjs')).href];
+    const heap = options.heapMib ? [`--max-old-space-size=${options.heapMib}`] : [];
+    const probe = [...heap, '--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/memory-probe.mjs')).href];
     const args = mode === 'dist' ? [...probe, DIST_MAIN] : [...probe, '--import', 'tsx', SOURCE_MAIN];
     child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.pipe(logStream, { end: false });

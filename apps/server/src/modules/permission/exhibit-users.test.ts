@@ -181,6 +181,16 @@ describe('PUT and DELETE /exhibit-management/permission/{id}', () => {
     expect((await admin.delete(grantPath(second.grantId))).status).toBe(200);
     expect((await admin.delete(grantPath(add.body.id))).status).toBe(200);
   });
+
+  it('lets only one of two demotions at the same moment take the last but one manager', async () => {
+    const exhibitId = await newExhibit();
+    const [a, b] = [await person(['exhibit', exhibitId, 'MANAGER']), await person(['exhibit', exhibitId, 'MANAGER'])];
+    const answers = await Promise.all([admin.put(grantPath(a.grantId), { role: 'viewer' }), admin.delete(grantPath(b.grantId))]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(answers.find((r) => r.status === 400)!.body.response).toBe(EXHIBIT_USER_MESSAGES.lastManager);
+    const managers = (await admin.get(listPath(exhibitId))).body.exhibitUsers.filter((u: any) => u.role === 'MANAGER');
+    expect(managers).toHaveLength(1);
+  });
 });
 
 describe('another organization', () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Role } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { exhibitPermissions, organizationPermissions, sitePermissions, users } from '../../db/schema.js';
@@ -120,4 +120,16 @@ export async function updateGrantRole(db: Db, grant: GrantRef, role: Role): Prom
 export async function deleteGrant(db: Db, grant: GrantRef): Promise<void> {
   const { table } = grantTable(grant.scope);
   await db.delete(table).where(eq(table.id, grant.grantId));
+}
+
+/**
+ * Runs `work` in a transaction holding a lock on the grants of one organization, site or exhibit
+ * (PostgreSQL's, so every node waits for it): a check of its managers and the change it allows
+ * happen as one step, and two demotions at once cannot both pass the last-manager check.
+ */
+export async function withScopeGrantsLocked<T>(db: Db, scope: { scope: string; id: string }, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`grants:${scope.scope}:${scope.id}`}))`);
+    return work(tx);
+  });
 }

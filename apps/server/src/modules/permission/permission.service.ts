@@ -18,6 +18,7 @@ import {
   insertGrant,
   listPermissionRows,
   updateGrantRole,
+  withScopeGrantsLocked,
   type GrantRef,
   type PermissionRow,
   type ScopeRef,
@@ -213,8 +214,10 @@ async function assertNotLastManager(deps: AppDeps, grant: GrantRef<PermissionSco
 export async function changeGrant(deps: AppDeps, grants: Grants, change: GrantRef<PermissionScope> & { role: Role }): Promise<PermissionRow> {
   const grant: GrantRef<PermissionScope> = { scope: change.scope, grantId: change.grantId };
   const row = await manageableGrant(deps, grants, grant);
-  if (change.role !== 'MANAGER') await assertNotLastManager(deps, { ...grant, ...row });
-  await updateGrantRole(deps.db, grant, change.role);
+  await withScopeGrantsLocked(deps.db, { scope: grant.scope, id: row.scopeId }, async (tx) => {
+    if (change.role !== 'MANAGER') await assertNotLastManager({ ...deps, db: tx }, { ...grant, ...row });
+    await updateGrantRole(tx, grant, change.role);
+  });
   announceAccessChange(deps.hub, row.userId, 'grant');
   await SCOPES[grant.scope].afterChange?.(deps, { id: row.scopeId });
   return (await findPermissionRow(deps.db, grant))!;
@@ -232,8 +235,10 @@ export async function updatePermission(
 /** Removes a grant; the user's open sockets drop what it allowed. */
 export async function deletePermission(deps: AppDeps, grants: Grants, grant: GrantRef<PermissionScope>): Promise<void> {
   const row = await manageableGrant(deps, grants, grant);
-  await assertNotLastManager(deps, { ...grant, ...row });
-  await deleteGrant(deps.db, grant);
+  await withScopeGrantsLocked(deps.db, { scope: grant.scope, id: row.scopeId }, async (tx) => {
+    await assertNotLastManager({ ...deps, db: tx }, { ...grant, ...row });
+    await deleteGrant(tx, grant);
+  });
   announceAccessChange(deps.hub, row.userId, 'grant');
   await SCOPES[grant.scope].afterChange?.(deps, { id: row.scopeId, removedUserId: row.userId });
 }

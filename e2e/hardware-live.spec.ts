@@ -115,6 +115,10 @@ test('uploaded Plinth firmware is pushed to the board, which reports the new ver
     await row.click();
     const before = board.lines.length;
     await panel.getByRole('button', { name: 'Update' }).click();
+    // It asks first, naming the firmware and the one board it goes to.
+    const question = page.getByRole('dialog', { name: 'Update firmware' });
+    await expect(question).toContainText(`Install Controller (version 47.1) on 1 board, ${hardware.name}?`);
+    await question.getByRole('button', { name: 'Update' }).click();
     const started = page.getByRole('dialog', {
       name: 'Firmware update started',
     });

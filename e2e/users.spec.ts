@@ -85,9 +85,9 @@ test('an admin adds a user by email; the user creates the account from the mail 
   await expect(userPage.getByRole('button', { name: 'Add Users' })).toHaveCount(0);
   await userPage.screenshot({ path: '/tmp/e2e-viewer-users.png', fullPage: true });
 
-  // The other organization does not exist for this user: the console goes home.
+  // The other organization does not exist for this user: the console says it is not found.
   await userPage.goto(`/organization/${other.id}/sites`);
-  await expect(userPage).toHaveURL(/\/$/);
+  await expect(userPage).toHaveURL(/\/notfound$/);
   await context.close();
 });
 

@@ -2,6 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { SETTINGS_SAVED_BANNER_MS, type Setting } from '@plinth/shared';
+import { ApiError } from '../lib/api-client';
 import type { SaveSettingsResult, SettingChange } from '../lib/api/save-settings';
 import { INHERITED_SETTING_TEXT, SettingsForm, type SettingsFormProps } from './SettingsForm';
 
@@ -111,6 +112,45 @@ describe('SettingsForm', () => {
     expect(screen.queryByText('Settings saved.')).not.toBeInTheDocument();
     expect(screen.getAllByText('Modified')).toHaveLength(1);
     expect(screen.getByRole('textbox', { name: /Opening Hours/ })).toHaveAccessibleName(/Modified/);
+  });
+
+  it("shows the server's reason under the field it refused, with the required prefix as the hint, until the field is edited", async () => {
+    const prefix = 'https://reports.example/';
+    const reason = `The site report URL must start with ${prefix}`;
+    const saveSetting = vi.fn(async (s: Setting) => {
+      if (s.idString === 'external_report_url') throw new ApiError(400, { response: reason, code: 'BadRequest', message: reason }, reason);
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const report = setting('external_report_url', 'External Report URL', '', { kind: 'reportUrl' });
+    renderForm({ settings: [report, setting('site_location', 'Location', 'Hall A')], reportUrlPrefix: prefix, saveSetting });
+    const field = screen.getByRole('textbox', { name: /External Report URL/ });
+    expect(field).toHaveAccessibleDescription(`Must start with ${prefix}`);
+    fireEvent.change(field, { target: { value: 'https://elsewhere.example/r' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /Location/ }), { target: { value: 'Hall B' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    });
+    expect(field).toHaveAccessibleDescription(new RegExp(reason));
+    expect(field).toBeInvalid();
+    expect(screen.getByRole('textbox', { name: /Location/ })).toBeValid();
+    fireEvent.change(field, { target: { value: `${prefix}r` } });
+    expect(screen.queryByText(reason)).not.toBeInTheDocument();
+  });
+
+  it('shows a refused part of a structured config under its input', async () => {
+    const message = 'value.url: the content manager URL must be an http or https URL';
+    const saveSetting = vi.fn(async () => {
+      throw new ApiError(400, { response: message, code: 'BadRequest', message }, message);
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const analytics = setting('analytics_config', 'Analytics', JSON.stringify({ url: 'https://a.example', suiteId: 's1', exhibitIds: '' }), { kind: 'analytics' });
+    renderForm({ settings: [analytics], isInherited: undefined, saveSetting });
+    const group = screen.getByRole('group', { name: 'Analytics' });
+    fireEvent.change(within(group).getByRole('textbox', { name: /^URL/ }), { target: { value: 'ftp://a.example' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    });
+    expect(within(group).getByRole('textbox', { name: /^URL/ })).toHaveAccessibleDescription('The content manager URL must be an http or https URL');
   });
 
   it('edits the analytics config as JSON', async () => {

@@ -15,6 +15,7 @@ import {
 } from '@plinth/shared';
 import type { SaveSettingsResult, SettingChange } from '../lib/api/save-settings';
 import { errorText } from '../lib/mutation-state';
+import { settingSaveError, type SettingSaveError } from '../lib/setting-save-error';
 import { GuardedButton } from './GuardedButton';
 
 /** The owner's save mutation (`useSaveSettings`): sends every change, answers each one's outcome, refreshes the settings. */
@@ -34,6 +35,8 @@ export type SettingsFormProps = {
   save: SaveSettingsMutation;
   /** Gets the address of the content-manager frame; shows 'View Organizational Content' when given. */
   getContentUrl?: () => Promise<string>;
+  /** What a report URL must start with (the server's REPORT_URL_PREFIX, from GET /config), shown as the field's hint. */
+  reportUrlPrefix?: string;
 };
 
 type Structured = ContentManagerConfig | AnalyticsConfig;
@@ -124,12 +127,14 @@ function ModifiedMarker({ show }: { show: boolean }) {
  * and Save, which sends every changed setting at once and reports 'Settings saved.' for 3 seconds
  * or the error text.
  */
-export function SettingsForm({ settings, canEdit, isInherited, save, getContentUrl }: SettingsFormProps) {
+export function SettingsForm({ settings, canEdit, isInherited, save, getContentUrl, reportUrlPrefix }: SettingsFormProps) {
   // The form's initial values are the saved values (the baseline a field is Modified against).
   const form = useForm<Record<string, string>>({ initialValues: baselineOf(settings) });
   const values = form.values;
   const baseline = form.getInitialValues();
   const [banner, setBanner] = useState<'saved' | 'error' | null>(null);
+  // The server's reason for each setting it refused at the last Save, until that field is edited.
+  const [fieldErrors, setFieldErrors] = useState<Record<string, SettingSaveError>>({});
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // New saved values (a refetch, a save elsewhere) become the baseline; edits in progress stay.
@@ -156,7 +161,10 @@ export function SettingsForm({ settings, canEdit, isInherited, save, getContentU
   );
 
   // Keys are setting ids, not paths: set them whole (an id with a dot must not become a nested field).
-  const setValue = (idString: string, value: string) => form.setValues((v) => ({ ...v, [idString]: value }));
+  const setValue = (idString: string, value: string) => {
+    form.setValues((v) => ({ ...v, [idString]: value }));
+    setFieldErrors(({ [idString]: _edited, ...rest }) => rest);
+  };
 
   const handleSave = async () => {
     if (changed.length === 0) return;
@@ -164,6 +172,14 @@ export function SettingsForm({ settings, canEdit, isInherited, save, getContentU
     setBanner(null);
     const results = await save.mutateAsync(changed.map((s) => ({ idString: s.idString, value: values[s.idString] ?? '' })));
     const saved = changed.filter((_, i) => results[i]?.status === 'fulfilled');
+    setFieldErrors(
+      Object.fromEntries(
+        changed.flatMap((s, i) => {
+          const result = results[i];
+          return result?.status === 'rejected' ? [[s.idString, settingSaveError(result.reason)]] : [];
+        }),
+      ),
+    );
     form.setInitialValues({ ...form.getInitialValues(), ...Object.fromEntries(saved.map((s) => [s.idString, values[s.idString] ?? ''])) });
     if (saved.length === changed.length) {
       setBanner('saved');
@@ -181,7 +197,8 @@ export function SettingsForm({ settings, canEdit, isInherited, save, getContentU
         const modified = value !== baseline[setting.idString];
         const disabled = !editable(setting);
         const inherited = isInherited?.(setting) ?? false;
-        const common = { setting, value, modified, disabled, inherited, onChange: (v: string) => setValue(setting.idString, v) };
+        const error = fieldErrors[setting.idString];
+        const common = { setting, value, modified, disabled, inherited, error, onChange: (v: string) => setValue(setting.idString, v) };
         if (setting.kind === 'contentManager') {
           return <ContentManagerEditor key={setting.idString} {...common} getContentUrl={getContentUrl} savedValue={baseline[setting.idString] ?? ''} />;
         }
@@ -196,10 +213,12 @@ export function SettingsForm({ settings, canEdit, isInherited, save, getContentU
                 <ModifiedMarker show={modified} />
               </Group>
             }
-            description={inherited ? INHERITED_SETTING_TEXT : undefined}
+            description={inherited ? INHERITED_SETTING_TEXT : setting.kind === 'reportUrl' && reportUrlPrefix ? `Must start with ${reportUrlPrefix}` : undefined}
+            placeholder={setting.kind === 'reportUrl' && reportUrlPrefix ? reportUrlPrefix : undefined}
             value={value}
             onChange={(e) => setValue(setting.idString, e.currentTarget.value)}
             disabled={disabled}
+            error={error?.text}
           />
         );
       })}
@@ -230,10 +249,21 @@ type EditorProps = {
   modified: boolean;
   disabled: boolean;
   inherited: boolean;
+  /** The server's reason the last Save refused this setting. */
+  error?: SettingSaveError;
   onChange: (value: string) => void;
 };
 
-function EditorFrame({ setting, modified, inherited, children }: EditorProps & { children: ReactNode }) {
+/** The server's reason when it is about the whole value, or about a part `keys` has no input for. */
+function wholeValueError(error: SettingSaveError | undefined, keys: string[]): string | null {
+  if (!error) return null;
+  return error.field !== null && keys.includes(error.field) ? null : error.text;
+}
+
+/** The server's reason when it is about the part `key`. */
+const partError = (error: SettingSaveError | undefined, key: string) => (error?.field === key ? error.text : undefined);
+
+function EditorFrame({ setting, modified, inherited, frameError, children }: EditorProps & { frameError: string | null; children: ReactNode }) {
   return (
     <Paper withBorder p="md" role="group" aria-label={setting.display}>
       <Stack gap="xs">
@@ -247,6 +277,11 @@ function EditorFrame({ setting, modified, inherited, children }: EditorProps & {
           </Text>
         )}
         {children}
+        {frameError && (
+          <Text size="sm" c="red">
+            {frameError}
+          </Text>
+        )}
       </Stack>
     </Paper>
   );
@@ -264,7 +299,7 @@ function timeZoneOptions(current: string): { value: string; label: string }[] {
 }
 
 /** A site's time zone (schedules recur in it, the calendar shows it): a searchable IANA zone, or the server's. */
-function TimeZoneEditor({ setting, value, modified, disabled, inherited, onChange }: EditorProps) {
+function TimeZoneEditor({ setting, value, modified, disabled, inherited, error, onChange }: EditorProps) {
   const options = useMemo(() => timeZoneOptions(value), [value]);
   return (
     <Select
@@ -281,6 +316,7 @@ function TimeZoneEditor({ setting, value, modified, disabled, inherited, onChang
       allowDeselect={false}
       nothingFoundMessage="No time zone matches"
       disabled={disabled}
+      error={error?.text}
       onChange={(v) => onChange(v === null || v === SERVER_ZONE ? '' : v)}
     />
   );
@@ -290,7 +326,7 @@ function AnalyticsEditor(props: EditorProps) {
   const config = parseConfig(props.value, AnalyticsConfigSchema);
   const update = (key: keyof AnalyticsConfig, v: string) => props.onChange(JSON.stringify({ ...config, [key]: v }));
   return (
-    <EditorFrame {...props}>
+    <EditorFrame {...props} frameError={wholeValueError(props.error, ANALYTICS_FIELDS.map((f) => f.key))}>
       {ANALYTICS_FIELDS.map((f) => (
         <TextInput
           key={f.key}
@@ -299,6 +335,7 @@ function AnalyticsEditor(props: EditorProps) {
           value={config[f.key]}
           onChange={(e) => update(f.key, e.currentTarget.value)}
           disabled={props.disabled}
+          error={partError(props.error, f.key)}
         />
       ))}
     </EditorFrame>
@@ -352,6 +389,7 @@ function ContentManagerEditor(props: EditorProps & { getContentUrl?: () => Promi
           onChange={(e) => update(field, e.currentTarget.value)}
           disabled={props.disabled || !open}
           autoComplete="new-password"
+          error={partError(props.error, field)}
         />
         {hasAction &&
           (open ? (
@@ -384,12 +422,19 @@ function ContentManagerEditor(props: EditorProps & { getContentUrl?: () => Promi
   };
 
   return (
-    <EditorFrame {...props}>
+    <EditorFrame {...props} frameError={wholeValueError(props.error, CONTENT_MANAGER_FIELDS.map((f) => f.key))}>
       {CONTENT_MANAGER_FIELDS.map((f) =>
         isSecretField(f.key) ? (
           renderSecret(f.key, f.label)
         ) : (
-          <TextInput key={f.key} label={f.label} value={config[f.key]} onChange={(e) => update(f.key, e.currentTarget.value)} disabled={props.disabled} />
+          <TextInput
+            key={f.key}
+            label={f.label}
+            value={config[f.key]}
+            onChange={(e) => update(f.key, e.currentTarget.value)}
+            disabled={props.disabled}
+            error={partError(props.error, f.key)}
+          />
         ),
       )}
       {props.getContentUrl && (

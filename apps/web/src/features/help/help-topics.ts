@@ -36,8 +36,7 @@ export const HELP_TOPICS: readonly HelpTopic[] = [
 
 export const HELP_CATEGORIES: readonly HelpCategory[] = ['Exhibits', 'Hardware', 'Support'];
 
-/** The position of a topic; an unknown id falls back to the first topic. */
+/** The position of a topic, or -1 when there is no topic of that id (the help page then shows not-found). */
 export function helpTopicIndex(helpId: string | undefined): number {
-  const index = HELP_TOPICS.findIndex((t) => t.id === helpId);
-  return index === -1 ? 0 : index;
+  return HELP_TOPICS.findIndex((t) => t.id === helpId);
 }

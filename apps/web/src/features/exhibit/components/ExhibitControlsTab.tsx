@@ -1,4 +1,4 @@
-import { Alert, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Control, Exhibit, OpMode } from '@plinth/shared';
 import { GuardedButton } from '../../../components/GuardedButton';
@@ -6,6 +6,7 @@ import { errorText } from '../../../lib/mutation-state';
 import { useFireControl } from '../api/fire-control';
 import { useExhibitManifest } from '../api/get-exhibit-manifest';
 import { isHiddenId } from '../lib/settings-tree';
+import { ManifestPlaceholder } from './ManifestPlaceholder';
 
 type Outcome = { ok: boolean; text: string } | null;
 
@@ -43,8 +44,8 @@ export function ExhibitControlsTab({ exhibit }: { exhibit: Exhibit }) {
     if (manifest.isError) console.error('Could not get controls for this exhibit', manifest.error);
   }, [manifest.isError, manifest.error]);
 
-  if (manifest.isPending) return <Loader aria-label="Loading controls" />;
-  const controls = (manifest.data?.manifest.controls ?? []).filter((c) => !isHiddenId(c.manifestId)).sort((a, b) => a.order - b.order);
+  if (!manifest.data) return <ManifestPlaceholder manifest={manifest} what="controls" />;
+  const controls = manifest.data.manifest.controls.filter((c) => !isHiddenId(c.manifestId)).sort((a, b) => a.order - b.order);
   if (!controls.length) return <Text c="dimmed">This exhibit has no controls.</Text>;
 
   const fire = (control: Control, itemId?: string, label = control.display) => {

@@ -1,9 +1,10 @@
-import { Box, ColorSwatch, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Box, ColorSwatch, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, type ReactNode } from 'react';
 import type { Exhibit } from '@plinth/shared';
 import { useExhibitManifest } from '../api/get-exhibit-manifest';
 import { formatSettingValue, formatStatusValue, truncateText } from '../lib/format';
 import { allVisibleSettings, isHiddenId } from '../lib/settings-tree';
+import { ManifestPlaceholder } from './ManifestPlaceholder';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -55,10 +56,10 @@ export function ExhibitOverviewTab({ exhibit }: { exhibit: Exhibit }) {
     if (manifest.isError) console.error('Could not get overview information for this exhibit', manifest.error);
   }, [manifest.isError, manifest.error]);
 
-  if (manifest.isPending) return <Loader aria-label="Loading overview" />;
-  const data = manifest.data?.manifest;
-  const statuses = (data?.statuses ?? []).filter((s) => !isHiddenId(s.manifestId)).sort((a, b) => a.order - b.order);
-  const settings = data ? allVisibleSettings(data) : [];
+  if (!manifest.data) return <ManifestPlaceholder manifest={manifest} what="overview" />;
+  const data = manifest.data.manifest;
+  const statuses = data.statuses.filter((s) => !isHiddenId(s.manifestId)).sort((a, b) => a.order - b.order);
+  const settings = allVisibleSettings(data);
 
   return (
     <Stack gap="md">

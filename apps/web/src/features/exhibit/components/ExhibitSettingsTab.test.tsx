@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Exhibit, ManifestResponse } from '@plinth/shared';
+import { CLICK_GUARD_MS } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, ORG, renderWith, serve, setting, settingList } from '../test/fixtures';
 import { APPLY_TO_FOLLOWERS_FAILURE, APPLY_TO_FOLLOWERS_SUCCESS, ExhibitSettingsTab, READ_ONLY_SETTING_HINT } from './ExhibitSettingsTab';
@@ -398,11 +399,24 @@ describe('ExhibitSettingsTab', () => {
     expect(apply).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Revert' }));
     expect(apply).toBeEnabled();
+    // It asks first, naming how many followers; Cancel sends nothing.
     await user.click(apply);
+    const question = await screen.findByRole('dialog', { name: 'Apply to followers' });
+    expect(question).toHaveTextContent('Replace the settings of 1 follower exhibit (Side Dome) with the current settings of Star Dome?');
+    await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.path.endsWith('/sync-followers'))).toHaveLength(0);
+    await user.click(apply);
+    await user.click(within(await screen.findByRole('dialog', { name: 'Apply to followers' })).getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText(APPLY_TO_FOLLOWERS_SUCCESS)).toBeInTheDocument();
     expect(calls.filter((c) => c.path === `/exhibit-management/exhibit/${EXHIBIT}/sync-followers`)).toHaveLength(1);
     ok = false;
+    // Past the dialog's one-second guard against a double confirm.
+    const later = Date.now() + CLICK_GUARD_MS;
+    vi.spyOn(Date, 'now').mockReturnValue(later);
     await user.click(screen.getByRole('button', { name: 'Apply to followers' }));
+    await screen.findByRole('dialog', { name: 'Apply to followers' });
+    await user.keyboard('{Enter}');
     expect(await screen.findByText('There was a problem')).toBeInTheDocument();
     expect(screen.getByText(APPLY_TO_FOLLOWERS_FAILURE)).toBeInTheDocument();
   });

@@ -1,7 +1,8 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconChevronRight, IconFolder, IconList } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { SETTINGS_SAVED_BANNER_MS, SETTING_IDS, type Exhibit, type ExhibitSetting, type OpMode, type SettingValue } from '@plinth/shared';
+import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { useOrganization } from '../../../lib/api/get-organization';
 import { useExhibitManifest } from '../api/get-exhibit-manifest';
 import { useSaveSettingEdits } from '../api/save-setting-edits';
@@ -17,6 +18,7 @@ import {
   type PendingEdit,
   type SettingsPath,
 } from '../lib/settings-tree';
+import { ManifestPlaceholder } from './ManifestPlaceholder';
 import { SettingField } from './settings/SettingField';
 import { SettingListView } from './settings/SettingListView';
 
@@ -39,6 +41,13 @@ function contentServiceUrl(settings: { idString: string; value: string }[] | und
   }
 }
 
+/** What Apply to followers will do, and to how many exhibits (it replaces their settings). */
+export function followersQuestion(exhibit: Pick<Exhibit, 'name' | 'followers'>): string {
+  const count = exhibit.followers.length;
+  const names = exhibit.followers.map((f) => f.name).join(', ');
+  return `Replace the settings of ${count} follower exhibit${count === 1 ? '' : 's'} (${names}) with the current settings of ${exhibit.name}?`;
+}
+
 const isBlocked = (mode: OpMode | 'none', current: OpMode) => mode !== 'none' && mode !== current;
 
 /**
@@ -55,6 +64,7 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
   const [path, setPath] = useState<SettingsPath>([]);
   const [pending, setPending] = useState<Record<string, PendingEdit>>({});
   const [banner, setBanner] = useState<Banner>(null);
+  const [isConfirmingSync, setConfirmingSync] = useState(false);
   const busy = save.isPending ? 'save' : sync.isPending ? 'sync' : null;
 
   const isFollower = exhibit.leaderId !== null;
@@ -86,8 +96,7 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
     if (manifest.isError) console.error('Could not get settings information for this exhibit', manifest.error);
   }, [manifest.isError, manifest.error]);
 
-  if (manifest.isPending) return <Loader aria-label="Loading settings" />;
-  if (!manifest.data) return <Text c="dimmed">The settings of this exhibit cannot be shown right now.</Text>;
+  if (!manifest.data) return <ManifestPlaceholder manifest={manifest} what="settings" />;
 
   const location = resolveSettingsPath(manifest.data.manifest, path);
   const pendingList = Object.values(pending);
@@ -319,7 +328,7 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
             Revert
           </Button>
           {isLeader && (
-            <Button variant="light" disabled={dirty || busy !== null} loading={busy === 'sync'} onClick={() => void handleSync()}>
+            <Button variant="light" disabled={dirty || busy !== null} loading={busy === 'sync'} onClick={() => setConfirmingSync(true)}>
               Apply to followers
             </Button>
           )}
@@ -351,6 +360,16 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
         </Alert>
       )}
       {body}
+      <ConfirmDialog
+        opened={isConfirmingSync}
+        onClose={() => setConfirmingSync(false)}
+        title="Apply to followers"
+        message={followersQuestion(exhibit)}
+        confirmLabel="Apply"
+        cancelLabel="Cancel"
+        onConfirm={handleSync}
+        mutation={{ isPending: sync.isPending, error: null }}
+      />
     </Stack>
   );
 }

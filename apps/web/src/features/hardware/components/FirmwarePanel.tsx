@@ -16,7 +16,7 @@ export const FIRMWARE_APPLYING_MESSAGE =
   'The firmware is being applied in the background. Do not power off the hardware until it has finished. Check the log file to follow the update.';
 
 export type FirmwarePanelProps = {
-  hardware: Pick<Hardware, 'id' | 'siteId'>;
+  hardware: Pick<Hardware, 'id' | 'siteId' | 'name'>;
   isPlinthFirmware: boolean;
   available: Firmware[];
   history: FirmwareHistoryEntry[];
@@ -60,7 +60,7 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
   const push = usePushFirmware(hardware.id);
   const remove = useDeleteFirmware(hardware);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<'upload' | 'delete' | 'applying' | null>(null);
+  const [dialog, setDialog] = useState<'upload' | 'update' | 'delete' | 'applying' | null>(null);
   const selected = available.find((f) => f.id === selectedId) ?? null;
   const title = isPlinthFirmware ? 'Plinth Firmware (.gbm0)' : 'User Firmware (.gbm4)';
 
@@ -71,9 +71,13 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
       toggle(id);
     }
   };
-  const handleUpdate = () => {
-    if (selected) push.mutate(selected.id, { onSuccess: () => setDialog('applying') });
+  const handleUpdate = async () => {
+    if (!selected) return;
+    await push.mutateAsync(selected.id);
+    setDialog('applying');
   };
+  // Closing the update question after it succeeded leaves the "update started" dialog open.
+  const closeUpdateQuestion = () => setDialog((current) => (current === 'update' ? null : current));
   const handleDelete = async () => {
     if (!selected) return;
     await remove.mutateAsync({ firmware: selected, isFileShared: isFileShared(selected) });
@@ -88,7 +92,7 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
           {canOperate &&
             (selected ? (
               <Group gap="xs">
-                <GuardedButton disabled={!online} loading={push.isPending} onClick={handleUpdate}>
+                <GuardedButton disabled={!online} loading={push.isPending} onClick={() => setDialog('update')}>
                   Update
                 </GuardedButton>
                 <Button color="red" variant="light" onClick={() => setDialog('delete')}>
@@ -104,7 +108,7 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
             {UPDATE_OFFLINE_WARNING}
           </Alert>
         )}
-        {push.error && (
+        {push.error && dialog !== 'update' && (
           <Alert color="red" variant="light" role="alert" p="xs">
             {errorText(push.error, 'Could not update the firmware.')}
           </Alert>
@@ -198,6 +202,21 @@ export function FirmwarePanel(props: FirmwarePanelProps) {
         isPlinthFirmware={isPlinthFirmware}
         onUpload={upload.mutateAsync}
         mutation={upload}
+      />
+      <ConfirmDialog
+        opened={dialog === 'update'}
+        onClose={closeUpdateQuestion}
+        title="Update firmware"
+        message={
+          selected
+            ? `Install ${selected.name} (version ${selected.version}) on 1 board, ${hardware.name}? It restarts to apply it and must stay powered until the update has finished.`
+            : ''
+        }
+        confirmLabel="Update"
+        cancelLabel="Cancel"
+        danger
+        onConfirm={handleUpdate}
+        mutation={push}
       />
       <ConfirmDialog
         opened={dialog === 'delete'}

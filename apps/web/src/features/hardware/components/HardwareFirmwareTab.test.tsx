@@ -142,6 +142,11 @@ describe('HardwareFirmwareTab', () => {
     await userEvent.click(within(plinth).getByRole('row', { name: /Release/ }));
     expect(within(plinth).queryByText(UPDATE_OFFLINE_WARNING)).not.toBeInTheDocument();
     await userEvent.click(within(plinth).getByRole('button', { name: 'Update' }));
+    // It asks first, naming the firmware and the one board; nothing is pushed before Update.
+    const question = await screen.findByRole('dialog', { name: 'Update firmware' });
+    expect(question).toHaveTextContent('Install Release (version 46) on 1 board, Board A?');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.click(within(question).getByRole('button', { name: 'Update' }));
     expect(await screen.findByText(FIRMWARE_APPLYING_MESSAGE)).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === `/hardware-mgmt/firmware/${FW1}/upload`)).toBe(true);
   });

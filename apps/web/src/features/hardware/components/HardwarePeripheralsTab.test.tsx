@@ -1,3 +1,4 @@
+import { Notifications, notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -28,6 +29,7 @@ function renderTab(overrides: Partial<Hardware> = {}, canOperate = true, realtim
 const ok = () => json({ correlationId: 'c1', ok: true });
 
 afterEach(() => {
+  act(() => notifications.clean());
   vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -79,6 +81,43 @@ describe('HardwarePeripheralsTab', () => {
     renderTab();
     await userEvent.click(screen.getByRole('button', { name: 'Sync Hardware Values' }));
     await waitFor(() => expect(calls.map((c) => `${c.method} ${c.path}`)).toContain(`GET /hardware-mgmt/hardware/${HW}/get`));
+  });
+
+  it('asks before a reboot: Cancel sends nothing, Reboot says it was sent and then what the board answered', async () => {
+    const calls = serve((call) => (call.path.startsWith(`/hardware-mgmt/hardware/${HW}/`) ? ok() : undefined));
+    const hardware = makeHardware({ peripherals });
+    renderWithProviders(
+      <>
+        <Notifications />
+        <HardwarePeripheralsTab hardware={hardware} canOperate />
+      </>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Reboot' }));
+    const question = await screen.findByRole('dialog', { name: 'Reboot Board A' });
+    expect(question).toHaveTextContent('This restarts 1 board, Board A');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Reboot' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Reboot Board A' })).getByRole('button', { name: 'Reboot' }));
+    expect(await screen.findByText('Reboot was sent to Board A.')).toBeInTheDocument();
+    expect(await screen.findByText('Board A answered: Reboot done.')).toBeInTheDocument();
+    expect(calls.map((c) => c.path)).toEqual([`/hardware-mgmt/hardware/${HW}/reboot`]);
+  });
+
+  it('says when the board did not answer Identify in time', async () => {
+    serve((call) => (call.path === `/hardware-mgmt/hardware/${HW}/identify` ? json({ correlationId: 'c1', ok: false, error: 'timeout' }) : undefined));
+    renderWithProviders(
+      <>
+        <Notifications />
+        <HardwarePeripheralsTab hardware={makeHardware({ peripherals })} canOperate />
+      </>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Identify' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByText('Identify was sent to Board A.')).toBeInTheDocument();
+    expect(await screen.findByText('Board A did not answer Identify within 10 seconds.')).toBeInTheDocument();
   });
 
   it('hides hidden props and shows props that are not settable read-only', () => {

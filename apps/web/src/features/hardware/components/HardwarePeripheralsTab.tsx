@@ -1,9 +1,12 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useCallback, useState } from 'react';
 import { SYNC_HARDWARE_MIN_FW, type Hardware, type HardwareCommand, type ServerMessage } from '@plinth/shared';
+import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { errorText } from '../../../lib/mutation-state';
 import { useRealtimeListener } from '../../../lib/realtime-context';
 import { useRunHardwareCommand } from '../api/run-hardware-command';
+import { commandOutcome } from '../lib/command-outcome';
 import { isPressed } from '../lib/prop-values';
 import { PropControl } from './PropControl';
 
@@ -15,6 +18,8 @@ export function canSyncHardwareValues(plinthFw: string | null): boolean {
 }
 
 const COMMAND_LABELS: Record<HardwareCommand, string> = { reboot: 'Reboot', get: 'Sync Hardware Values', identify: 'Identify' };
+/** The confirm dialog writes nothing itself: it only lets the command go out. */
+const NO_WRITE = { isPending: false, error: null };
 
 /**
  * The peripherals tab (spec 2.13): the default board controls and every peripheral's visible
@@ -27,6 +32,7 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
   const busy = run.isPending ? (run.variables?.command ?? null) : null;
   const failedCommand = run.isError ? run.variables?.command : undefined;
   const [presses, setPresses] = useState<Record<string, number>>({});
+  const [isConfirmingReboot, setConfirmingReboot] = useState(false);
 
   const listener = useCallback(
     (message: ServerMessage) => {
@@ -39,7 +45,21 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
   );
   useRealtimeListener(listener);
 
-  const handleCommand = (command: HardwareCommand) => run.mutate({ hardwareId: hardware.id, command });
+  // Says the command went out, then what the board answered (the server waits for it, up to its timeout).
+  const send = (command: HardwareCommand) => {
+    const label = COMMAND_LABELS[command];
+    notifications.show({ color: 'blue', message: `${label} was sent to ${hardware.name}.` });
+    run.mutateAsync({ hardwareId: hardware.id, command }).then(
+      (result) => {
+        const outcome = commandOutcome(label, hardware.name, result);
+        notifications.show({ color: outcome.ok ? 'teal' : 'red', message: outcome.text });
+      },
+      // A refused call shows under the buttons (failedCommand).
+      () => undefined,
+    );
+  };
+  // A reboot takes the board away for a while, so it asks first.
+  const handleCommand = (command: HardwareCommand) => (command === 'reboot' ? setConfirmingReboot(true) : send(command));
 
   const commands: HardwareCommand[] = canSyncHardwareValues(hardware.plinth_fw) ? ['reboot', 'get', 'identify'] : ['reboot', 'identify'];
   const peripherals = hardware.peripherals
@@ -72,6 +92,17 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
             </Button>
           ))}
         </Group>
+        <ConfirmDialog
+          opened={isConfirmingReboot}
+          onClose={() => setConfirmingReboot(false)}
+          title={`Reboot ${hardware.name}`}
+          message={`This restarts 1 board, ${hardware.name}: it goes offline for a moment and its peripherals reset.`}
+          confirmLabel="Reboot"
+          cancelLabel="Cancel"
+          danger
+          onConfirm={async () => send('reboot')}
+          mutation={NO_WRITE}
+        />
         {failedCommand && (
           <Alert color="red" variant="light" role="alert" p="xs">
             {`${COMMAND_LABELS[failedCommand]} failed: ${errorText(run.error, 'unknown error')}`}

@@ -23,6 +23,7 @@ function renderHelp(helpId: string) {
         <MemoryRouter initialEntries={[`/help/${helpId}`]}>
           <Routes>
             <Route path="/help/:helpId" element={<HelpPage />} />
+            <Route path="/notfound" element={<p>not found page</p>} />
           </Routes>
         </MemoryRouter>
       </QueryClientProvider>
@@ -51,8 +52,14 @@ describe('HelpPage', () => {
     expect(result).toMatchObject({ success: true });
   });
 
-  it('falls back to the first topic for an unknown id, with only a next link', () => {
+  it('sends an unknown id to the not-found page', () => {
     renderHelp('no_such_topic');
+    expect(screen.getByText('not found page')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
+  });
+
+  it('shows the first topic with only a next link', () => {
+    renderHelp('create_new_exhibit');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Create a new exhibit');
     expect(screen.getByText(/admin or write privileges can create exhibits/)).toBeInTheDocument();
     const steps = screen.getByRole('navigation', { name: 'Previous and next topic' });

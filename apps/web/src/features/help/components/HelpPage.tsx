@@ -1,7 +1,7 @@
 import { Box, Burger, Drawer, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconArrowRight } from '@tabler/icons-react';
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { BREAKPOINT_NARROW_PX, MQTT_DEFAULT_PORT } from '@plinth/shared';
 import { usePublicConfig } from '../../../lib/api/get-public-config';
 import { paths } from '../../../lib/paths';
@@ -30,10 +30,17 @@ function StepLink({ topic, direction }: { topic: HelpTopic; direction: 'previous
   );
 }
 
-/** /help/:helpId: the help topics with a category menu (a drawer on narrow screens) and previous/next links. */
+/** /help/:helpId: the help topics with a category menu (a drawer on narrow screens) and previous/next links; an unknown id goes to /notfound. */
 export function HelpPage() {
   const { helpId } = useParams();
   const index = helpTopicIndex(helpId);
+  // A mistyped or retired topic is not found, as any other address (not silently the first topic).
+  if (index === -1) return <Navigate to={paths.notFound()} replace />;
+  return <HelpTopicPage index={index} />;
+}
+
+/** One help topic with the menu and its previous and next links. */
+function HelpTopicPage({ index }: { index: number }) {
   const topic = HELP_TOPICS[index]!;
   const previous = index > 0 ? HELP_TOPICS[index - 1] : undefined;
   const next = index < HELP_TOPICS.length - 1 ? HELP_TOPICS[index + 1] : undefined;

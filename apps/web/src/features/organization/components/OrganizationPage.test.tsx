@@ -152,10 +152,14 @@ describe('OrganizationPage', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
   });
 
-  it('logs and goes home when the organization cannot be loaded', async () => {
-    serve({ ...base, orgStatus: 404 });
+  it.each([
+    [404, '/notfound'],
+    [403, '/forbidden'],
+    [500, '/'],
+  ])('logs a failed read (%i) and goes to %s, as the exhibit screen does', async (status, target) => {
+    serve({ ...base, orgStatus: status });
     renderAt(`/organization/${ORG}/sites`);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(new RegExp(`^${target}$`)));
     expect(console.error).toHaveBeenCalled();
   });
 

@@ -21,6 +21,17 @@ function isOrgTab(value: string | undefined): value is OrgTab {
 }
 
 /**
+ * Where a failed organization read leads, as for exhibits: an organization that does not exist
+ * (or is invisible: the server answers the same 404) to not-found, one the caller may see but not
+ * open (only a site or exhibit grant) to forbidden; any other failure home.
+ */
+function organizationLoadTarget(status: number | null): string {
+  if (status === 404) return paths.notFound();
+  if (status === 403) return paths.forbidden();
+  return paths.home();
+}
+
+/**
  * The organization screen (/organization/:orgId/:orgTab): tabs Sites, Users and Settings (when the
  * organization has settings), and for admins rename and delete. A load failure goes home.
  */
@@ -36,7 +47,7 @@ export function OrganizationPage() {
   const exhibits = useExhibitsBySites(siteIds);
   const lockedKnown = (exhibits.data?.exhibits ?? []).filter((e) => e.manifestLocked).map((e) => ({ id: e.id, name: e.name }));
 
-  useLoadFailureRedirect(organization, { message: 'Organization load failed', redirectTo: () => paths.home(), isLeaving: remove.isSuccess });
+  useLoadFailureRedirect(organization, { message: 'Organization load failed', redirectTo: organizationLoadTarget, isLeaving: remove.isSuccess });
 
   if (orgTab === undefined) return <Navigate to={paths.organization(orgId, 'sites')} replace />;
   if (!isOrgTab(orgTab)) return <Navigate to={paths.home()} replace />;

@@ -1,5 +1,6 @@
 import { ContentManagerConfigSchema, SETTING_IDS, type Organization } from '@plinth/shared';
 import { SettingsForm } from '../../../components/SettingsForm';
+import { usePublicConfig } from '../../../lib/api/get-public-config';
 import { useSaveSettings } from '../../../lib/api/save-settings';
 import { useContentManagerLogin } from '../api/get-content-manager-login';
 
@@ -17,6 +18,7 @@ function contentManagerUrl(organization: Organization): string {
 export function OrganizationSettingsTab({ organization }: { organization: Organization }) {
   const save = useSaveSettings({ scope: 'organization', id: organization.id });
   const contentLogin = useContentManagerLogin();
+  const config = usePublicConfig();
 
   const getContentUrl = async () => {
     const { token } = await contentLogin.mutateAsync(organization.id);
@@ -24,5 +26,13 @@ export function OrganizationSettingsTab({ organization }: { organization: Organi
     return `${base}/admin/auth/login?token=${encodeURIComponent(token)}`;
   };
 
-  return <SettingsForm settings={organization.organizationsettings} canEdit={organization.isAdmin} save={save} getContentUrl={getContentUrl} />;
+  return (
+    <SettingsForm
+      settings={organization.organizationsettings}
+      canEdit={organization.isAdmin}
+      save={save}
+      getContentUrl={getContentUrl}
+      reportUrlPrefix={config.data?.reportUrlPrefix}
+    />
+  );
 }

@@ -14,7 +14,7 @@ const NEW_EXHIBIT = '00000000-0000-4000-8000-0000000000e9';
 const NEW_HARDWARE = '00000000-0000-4000-8000-0000000000f9';
 const PREFIX = 'https://lookerstudio.google.com/embed/';
 
-type World = { role: LowerRole; canCreate: boolean; settings: Setting[]; exhibits: Partial<Exhibit>[]; hardware: Partial<Hardware>[]; orgStatus: number };
+type World = { role: LowerRole; canCreate: boolean; settings: Setting[]; exhibits: Partial<Exhibit>[]; hardware: Partial<Hardware>[]; orgStatus: number; siteStatus?: number };
 
 function siteBody(w: World): Site {
   return {
@@ -41,7 +41,9 @@ function serve(w: World) {
     const method = init?.method ?? 'GET';
     calls.push(`${method} ${url.pathname}`);
     const p = url.pathname.replace('/api/v1', '');
-    if (p === `/org-management/site/${SITE}`) return json(siteBody(w));
+    if (p === `/org-management/site/${SITE}`) {
+      return w.siteStatus ? json({ response: 'NotFound', code: 'NotFound', message: 'x' }, w.siteStatus) : json(siteBody(w));
+    }
     if (p === `/org-management/site/setting/${SITE}`) return json({ siteSettings: w.settings });
     if (p === `/org-management/organization/${ORG}`) {
       return w.orgStatus === 200
@@ -149,6 +151,13 @@ describe('SitePage', () => {
     renderAt(`/organization/${ORG}/site/${SITE}/reports`);
     expect(await screen.findByText('The site report URL is misconfigured, please contact Support')).toBeInTheDocument();
     expect(screen.queryByTitle('Site report')).not.toBeInTheDocument();
+  });
+
+  it('sends a site that does not exist to the not-found page', async () => {
+    serve({ ...base, siteStatus: 404 });
+    renderAt(`/organization/${ORG}/site/${SITE}/exhibits`);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/notfound$/));
+    expect(console.error).toHaveBeenCalled();
   });
 
   it('sends an unknown tab home', async () => {

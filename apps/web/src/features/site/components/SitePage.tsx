@@ -32,6 +32,17 @@ import { SiteReportsTab } from './SiteReportsTab';
 import { SiteSettingsTab } from './SiteSettingsTab';
 import { SiteUsersTab } from './SiteUsersTab';
 
+/**
+ * Where a failed site read leads: a site that does not exist (or is invisible: the server answers
+ * the same 404) to not-found, as for exhibits; a 403 stays, the page saying the caller has no
+ * access; any other failure home.
+ */
+function siteLoadTarget(status: number | null): string | null {
+  if (status === 404) return paths.notFound();
+  if (status === 403) return null;
+  return paths.home();
+}
+
 const SITE_TABS = ['exhibits', 'hardware', 'users', 'reports', 'settings'] as const;
 type SiteTab = (typeof SITE_TABS)[number];
 
@@ -95,13 +106,12 @@ export function SitePage() {
   );
 
   // Once this site is deleted its reads fail with 404 while the page is leaving: that must not
-  // send the user home instead of to the organization's sites tab. A 403 stays on the page.
+  // send the user to not-found instead of to the organization's sites tab. A 403 stays on the page.
   const siteStatus = errorStatus(site.error);
-  const stayOn403 = (status: number | null) => (status === 403 ? null : paths.home());
-  useLoadFailureRedirect(site, { message: 'Site load failed', redirectTo: stayOn403, isLeaving: remove.isSuccess });
+  useLoadFailureRedirect(site, { message: 'Site load failed', redirectTo: siteLoadTarget, isLeaving: remove.isSuccess });
   useLoadFailureRedirect(
     { isError: exhibits.isError || hardware.isError, error: exhibits.error ?? hardware.error },
-    { message: 'Device list load failed', redirectTo: () => stayOn403(siteStatus), isLeaving: remove.isSuccess },
+    { message: 'Device list load failed', redirectTo: () => siteLoadTarget(siteStatus), isLeaving: remove.isSuccess },
   );
 
   if (siteTab === undefined) return <Navigate to={paths.site(orgId, siteId, 'exhibits')} replace />;

@@ -1,5 +1,6 @@
 import type { Setting } from '@plinth/shared';
 import { SettingsForm } from '../../../components/SettingsForm';
+import { usePublicConfig } from '../../../lib/api/get-public-config';
 import { useSaveSettings } from '../../../lib/api/save-settings';
 
 /**
@@ -8,5 +9,14 @@ import { useSaveSettings } from '../../../lib/api/save-settings';
  */
 export function SiteSettingsTab({ siteId, settings, canEdit }: { siteId: string; settings: Setting[]; canEdit: boolean }) {
   const save = useSaveSettings({ scope: 'site', id: siteId });
-  return <SettingsForm settings={settings} canEdit={canEdit} isInherited={(s) => s.OrganizationId !== null || s.SiteId === null} save={save} />;
+  const config = usePublicConfig();
+  return (
+    <SettingsForm
+      settings={settings}
+      canEdit={canEdit}
+      isInherited={(s) => s.OrganizationId !== null || s.SiteId === null}
+      save={save}
+      reportUrlPrefix={config.data?.reportUrlPrefix}
+    />
+  );
 }

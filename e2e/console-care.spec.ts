@@ -1,0 +1,150 @@
+import type { Locator, Page } from '@playwright/test';
+import { createExhibitWithToken, createHardwareWithToken, createPlace, test, type ExhibitManifest } from './devices.js';
+import { ADMIN, expect, inviteUser, signIn, uniqueEmail, USER_PASSWORD } from './fixtures.js';
+
+/** Console care (issue 21): failures, disruptive actions and refusals are told as such. */
+
+const MANIFEST: ExhibitManifest = {
+  statuses: [{ id: 'count', type: 'Integer', display: 'Visitors today', default: 0 }],
+  controls: [{ id: 'reload', type: 'Single', display: 'Reload' }],
+  settings: [{ id: 'kiosk_name', type: 'TextInput', display: 'Kiosk name', default: 'Lobby kiosk' }],
+};
+
+const MANIFEST_ROUTE = '**/api/v1/exhibit-management/exhibit/*/manifest';
+
+/** Every manifest read answers 500 until `page.unroute(MANIFEST_ROUTE)`. */
+async function failManifestReads(page: Page) {
+  await page.route(MANIFEST_ROUTE, (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ response: 'InternalServer', code: 'InternalServer', message: 'boom' }),
+    }),
+  );
+}
+
+test('a failed manifest read shows a failure with Retry on the overview, controls and settings tabs, never emptiness', async ({ page, apiAs, devices }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const exhibit = await createExhibitWithToken(admin, place.site.id);
+  const program = devices.exhibit(exhibit, MANIFEST);
+  await program.waitForLine(/^ready$/);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  const exhibitPath = (tab: string) => `/organization/${place.organization.id}/site/${place.site.id}/exhibits/${exhibit.id}/${tab}`;
+
+  const tabs = [
+    { tab: 'overview', empty: 'This exhibit has no statuses.', data: () => page.getByRole('region', { name: 'Status' }).getByRole('row', { name: /Visitors today/ }) },
+    { tab: 'controls', empty: 'This exhibit has no controls.', data: () => page.getByRole('button', { name: 'Reload' }) },
+    { tab: 'settings', empty: 'There are no settings here.', data: () => page.getByRole('textbox', { name: 'Kiosk name' }) },
+  ];
+  for (const { tab, empty, data } of tabs) {
+    await failManifestReads(page);
+    await page.goto(exhibitPath(tab));
+    // The console retries a 500 twice before it gives up; give it the room.
+    await expect(page.getByRole('alert').filter({ hasText: `The ${tab} of this exhibit could not be loaded.` })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(empty)).toHaveCount(0);
+    await expect(data()).toHaveCount(0);
+
+    await page.unroute(MANIFEST_ROUTE);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(data()).toBeVisible();
+    await expect(page.getByText(`The ${tab} of this exhibit could not be loaded.`)).toHaveCount(0);
+  }
+});
+
+/** Clicks a Mantine switch on its label, as a person does (the input itself is covered). */
+const flip = (control: Locator) => control.locator('xpath=ancestor::label[1]').click();
+
+test('Reboot asks first: Cancel sends nothing, Reboot says it was sent and then what the board answered', async ({ page, apiAs, devices }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const hardware = await createHardwareWithToken(admin, place.site.id);
+  const board = await devices.board(hardware);
+  await board.waitForLine(/announced plinth_fw/, { timeoutMs: 30_000 });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/hardware/${hardware.id}/overview`);
+  const debug = page.getByRole('switch', { name: 'Debug Mode' });
+  await expect(debug).toBeEnabled({ timeout: 15_000 });
+  await flip(debug);
+  await page.getByRole('dialog', { name: 'Turn on debug mode' }).getByRole('button', { name: 'Yes' }).click();
+  await board.waitForLine(/debug mode on$/);
+  await page.getByRole('tab', { name: 'Peripherals' }).click();
+
+  const reboot = page.getByRole('button', { name: 'Reboot' });
+  await reboot.click();
+  const question = page.getByRole('dialog', { name: `Reboot ${hardware.name}` });
+  await expect(question).toContainText(`This restarts 1 board, ${hardware.name}`);
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toBeHidden();
+  // The board obeys commands in order: once it has the Identify sent after the Cancel, a reboot would have come before it.
+  const beforeIdentify = board.lines.length;
+  await page.getByRole('button', { name: 'Identify' }).click();
+  await board.waitForLine(/identify: blinking/, { from: beforeIdentify });
+  expect(board.lines.filter((line) => /reboot requested/.test(line))).toEqual([]);
+
+  await reboot.click();
+  await question.getByRole('button', { name: 'Reboot' }).click();
+  await expect(page.getByText(`Reboot was sent to ${hardware.name}.`)).toBeVisible();
+  await board.waitForLine(/reboot requested/);
+  await expect(page.getByText(`${hardware.name} answered: Reboot done.`)).toBeVisible();
+});
+
+test("a site setting the server refuses shows the server's reason under its field, and the field hints the required prefix", async ({ page, apiAs }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/settings`);
+  const prefix = 'https://lookerstudio.google.com/embed/';
+  const field = page.getByRole('textbox', { name: /External Report URL/ });
+  // The hint is there before anything is typed (the prefix comes from GET /config).
+  await expect(field).toHaveAccessibleDescription(`Must start with ${prefix}`);
+
+  await field.fill('https://reports.elsewhere.example/r/1');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(field).toHaveAccessibleDescription(new RegExp(`The site report URL must start with ${prefix.replace(/[.]/g, '\\.')}`));
+  await expect(page.getByRole('alert')).toHaveText('There were errors in saving the settings.');
+
+  // Editing the field takes the reason away (the server has not judged the new value yet).
+  await field.fill(`${prefix}reporting/1`);
+  await expect(page.getByText('The site report URL must start with')).toHaveCount(0);
+  await expect(field).toHaveAccessibleDescription(`Must start with ${prefix}`);
+});
+
+test('a help topic that does not exist shows the not-found page', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto('/help/no_such_topic');
+  await expect(page).toHaveURL(/\/notfound$/);
+  await expect(page.getByText('Page not found or not accessible.')).toBeVisible();
+});
+
+/** An id no organization or site has. */
+const MISSING_ID = '00000000-0000-4000-8000-00000000dead';
+
+test('an organization or a site that does not exist shows the not-found page', async ({ page, apiAs }) => {
+  const place = await createPlace(await apiAs(), 'Care');
+  await signIn(page, ADMIN.email, ADMIN.password);
+
+  await page.goto(`/organization/${MISSING_ID}/sites`);
+  await expect(page).toHaveURL(/\/notfound$/);
+  await expect(page.getByText('Page not found or not accessible.')).toBeVisible();
+
+  await page.goto(`/organization/${place.organization.id}/site/${MISSING_ID}/exhibits`);
+  await expect(page).toHaveURL(/\/notfound$/);
+  await expect(page.getByText('Page not found or not accessible.')).toBeVisible();
+});
+
+test('an organization the user may see but not open (a site grant only) shows the forbidden page', async ({ page, apiAs, plinth }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const email = uniqueEmail('site-only');
+  await inviteUser(admin, plinth.mail, { siteId: place.site.id }, email, 'viewer');
+  await signIn(page, email, USER_PASSWORD);
+
+  // The site itself opens.
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/exhibits`);
+  await expect(page.getByRole('heading', { name: place.site.name, level: 2 })).toBeVisible();
+
+  await page.goto(`/organization/${place.organization.id}/sites`);
+  await expect(page).toHaveURL(/\/forbidden$/);
+  await expect(page.getByText('You do not have access to Plinth.')).toBeVisible();
+});

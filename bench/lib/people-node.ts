@@ -3,7 +3,6 @@
 // through tsx) and the benchmark asks it for the database work (users, grants, levels, outbox
 // rows), which on PGlite only the process holding the database can do.
 import { eq, inArray, sql } from 'drizzle-orm';
-import { loadConfig } from '../../apps/server/src/config.js';
 import { mailOutbox, users } from '../../apps/server/src/db/schema.js';
 import type { AppDeps } from '../../apps/server/src/deps.js';
 import { saveItemLevels } from '../../apps/server/src/modules/access/item-levels.repository.js';
@@ -11,12 +10,13 @@ import { createUser } from '../../apps/server/src/modules/auth/users.service.js'
 import { insertOutboxMails } from '../../apps/server/src/modules/notifications/mail-outbox.repository.js';
 import { noticeMail } from '../../apps/server/src/modules/notifications/notification-outbox.js';
 import { findExhibitContext, saveToggles } from '../../apps/server/src/modules/notifications/notifications.repository.js';
-import { startServer, type RunningServer } from '../../apps/server/src/server.js';
+import type { RunningServer } from '../../apps/server/src/server.js';
+import { serveOverIpc } from './ipc-node.js';
 import { insertExhibit } from '../../apps/server/src/modules/exhibit/exhibit.repository.js';
 import { insertOrganization } from '../../apps/server/src/modules/organization/organization.repository.js';
 import { insertGrant } from '../../apps/server/src/modules/permission/permission.repository.js';
 import { insertSite } from '../../apps/server/src/modules/site/site.repository.js';
-import { BENCH_PASSWORD, mailMarker, type FromNode, type MailPlan, type ToNode } from './people-protocol.js';
+import { BENCH_PASSWORD, mailMarker, type MailPlan, type ToNode } from './people-protocol.js';
 
 /** Queues the plan's mails as the notification triggers do (one row per user and cause, dedupe key cause:user). */
 async function queueMails(deps: AppDeps, plan: MailPlan): Promise<number> {
@@ -86,22 +86,4 @@ async function handle(server: RunningServer, message: ToNode): Promise<unknown> 
   }
 }
 
-async function main(): Promise<void> {
-  const server = await startServer(loadConfig());
-  process.send!({ type: 'ready', url: server.url, node: server.deps.scheduler?.node ?? '' } satisfies FromNode);
-  process.on('message', (message: ToNode) => {
-    handle(server, message).then(
-      (value) => {
-        process.send!({ id: message.id, type: 'answer', value } satisfies FromNode);
-        if (message.type === 'close') process.disconnect();
-      },
-      (error: unknown) => process.send!({ id: message.id, type: 'error', message: (error as Error).message } satisfies FromNode),
-    );
-  });
-}
-
-main().catch((error: unknown) => {
-  process.send?.({ type: 'failed', message: (error as Error).stack ?? String(error) } satisfies FromNode);
-  process.exitCode = 1;
-  process.disconnect?.();
-});
+serveOverIpc(handle);

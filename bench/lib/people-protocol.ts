@@ -18,11 +18,7 @@ export type ToNode =
   | { id: number; type: 'outboxStates'; exhibitId: string }
   | { id: number; type: 'close' };
 
-export type FromNode =
-  | { type: 'ready'; url: string; node: string }
-  | { type: 'failed'; message: string }
-  | { id: number; type: 'answer'; value: unknown }
-  | { id: number; type: 'error'; message: string };
+export type { FromNode } from './ipc-node.js';
 
 /** The marker of mail `cause` in its subject (through the headline): what the benchmark counts by. */
 export function mailMarker(cause: number): string {

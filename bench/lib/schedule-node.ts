@@ -5,13 +5,13 @@
 // this process. On PostgreSQL every node is such a process; the first one also prepares the data.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ManifestSchema, ScheduleManifestSchema, type ManifestInput } from '@plinth/shared';
-import { loadConfig } from '../../apps/server/src/config.js';
 import { exhibitSettings, scheduledEvents } from '../../apps/server/src/db/schema.js';
 import type { AppDeps } from '../../apps/server/src/deps.js';
 import { createUser } from '../../apps/server/src/modules/auth/users.service.js';
 import { ingestManifest } from '../../apps/server/src/modules/exhibit-runtime/manifest-ingest.service.js';
 import { countByState, insertScheduledEvents, type NewScheduledEvent } from '../../apps/server/src/modules/scheduling/scheduling.repository.js';
-import { startServer, type RunningServer } from '../../apps/server/src/server.js';
+import type { RunningServer } from '../../apps/server/src/server.js';
+import { serveOverIpc } from './ipc-node.js';
 import { mapLimit } from './stats.js';
 
 /** The setting every occurrence changes. */
@@ -40,11 +40,7 @@ export type ToNode =
   | { id: number; type: 'collect'; exhibitIds: string[] }
   | { id: number; type: 'close' };
 
-export type FromNode =
-  | { type: 'ready'; url: string; node: string }
-  | { type: 'failed'; message: string }
-  | { id: number; type: 'answer'; value: unknown }
-  | { id: number; type: 'error'; message: string };
+export type { FromNode } from './ipc-node.js';
 
 /** Occurrence `index` targets exhibit `index % exhibits` and starts `index * spread / occurrences` after the first. */
 export function occurrenceRows(prepare: Prepare): NewScheduledEvent[] {
@@ -126,22 +122,4 @@ async function handle(server: RunningServer, message: ToNode): Promise<unknown> 
   }
 }
 
-async function main(): Promise<void> {
-  const server = await startServer(loadConfig());
-  process.send!({ type: 'ready', url: server.url, node: server.deps.scheduler?.node ?? '' } satisfies FromNode);
-  process.on('message', (message: ToNode) => {
-    handle(server, message).then(
-      (value) => {
-        process.send!({ id: message.id, type: 'answer', value } satisfies FromNode);
-        if (message.type === 'close') process.disconnect();
-      },
-      (error: unknown) => process.send!({ id: message.id, type: 'error', message: (error as Error).message } satisfies FromNode),
-    );
-  });
-}
-
-main().catch((error: unknown) => {
-  process.send?.({ type: 'failed', message: (error as Error).stack ?? String(error) } satisfies FromNode);
-  process.exitCode = 1;
-  process.disconnect?.();
-});
+serveOverIpc(handle);

@@ -148,3 +148,134 @@ test('an organization the user may see but not open (a site grant only) shows th
   await expect(page).toHaveURL(/\/forbidden$/);
   await expect(page.getByText('You do not have access to Plinth.')).toBeVisible();
 });
+
+test('an unsaved site setting asks before another tab: Cancel keeps the edit, Proceed discards it', async ({ page, apiAs }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/settings`);
+  const field = page.getByRole('textbox', { name: /External Report URL/ });
+  const edit = 'https://lookerstudio.google.com/embed/reporting/unsaved';
+  await field.fill(edit);
+
+  await page.getByRole('tab', { name: 'Users' }).click();
+  const warning = page.getByRole('dialog', { name: 'Warning' });
+  await expect(warning).toContainText('You have unsaved changes you will lose if you proceed.');
+  await warning.getByRole('button', { name: 'Cancel' }).click();
+  await expect(warning).toBeHidden();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(field).toHaveValue(edit);
+
+  await page.getByRole('tab', { name: 'Users' }).click();
+  await warning.getByRole('button', { name: 'Proceed' }).click();
+  await expect(page).toHaveURL(/\/users$/);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  // Nothing was saved: the field shows the stored (empty) value, and leaving again does not ask.
+  await expect(field).toHaveValue('');
+  await page.getByRole('tab', { name: 'Exhibits' }).click();
+  await expect(page).toHaveURL(/\/exhibits$/);
+  await expect(warning).toHaveCount(0);
+});
+
+test('an unsaved organization setting asks before a link or another tab, and before the page closes', async ({ page, apiAs }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/settings`);
+  const field = page.getByRole('textbox', { name: /Support Contact/ });
+  await field.fill('help@museum.example');
+  const warning = page.getByRole('dialog', { name: 'Warning' });
+
+  await page.getByRole('main').getByRole('link', { name: 'Home' }).click();
+  await expect(warning).toBeVisible();
+  await warning.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(field).toHaveValue('help@museum.example');
+
+  const beforeUnload = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const prompt = await beforeUnload;
+  expect(prompt.type()).toBe('beforeunload');
+  await prompt.dismiss();
+  await expect(page.getByRole('tab', { name: 'Sites' })).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Sites' }).click();
+  await warning.getByRole('button', { name: 'Proceed' }).click();
+  await expect(page).toHaveURL(/\/sites$/);
+});
+
+test('the op mode of an offline exhibit is disabled with the reason, and enabled once the exhibit is online', async ({ page, apiAs, devices }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const exhibit = await createExhibitWithToken(admin, place.site.id);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/exhibits/${exhibit.id}/overview`);
+  const opMode = page.getByRole('switch', { name: 'Operating mode' });
+  await expect(opMode).toBeDisabled();
+  await opMode.hover();
+  await expect(page.getByRole('tooltip')).toHaveText('The exhibit is offline: the operating mode can be changed when it is online.');
+
+  const program = devices.exhibit(exhibit, MANIFEST);
+  await program.waitForLine(/^ready$/);
+  await expect(opMode).toBeEnabled({ timeout: 15_000 });
+});
+
+test('a board that never connected reads - for its number of peripherals, and its count once it has announced', async ({ page, apiAs, devices }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const hardware = await createHardwareWithToken(admin, place.site.id);
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/hardware/${hardware.id}/overview`);
+  const peripherals = page.getByTestId('field-Number of Peripherals');
+  await expect(peripherals).toHaveText('-');
+
+  const board = await devices.board(hardware);
+  await board.waitForLine(/announced plinth_fw/, { timeoutMs: 30_000 });
+  await expect(peripherals).toHaveText(/^[0-9]+$/, { timeout: 15_000 });
+});
+
+test.describe('on a phone (390 × 844)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("an exhibit's page comes first, the site's list opens from Site navigation, and the home search hint fits", async ({ page, apiAs }) => {
+    const admin = await apiAs();
+    const place = await createPlace(admin, 'Phone');
+    const exhibits = [];
+    // Enough exhibits that the list, stacked above the page, would fill the first screen.
+    for (let i = 0; i < 14; i += 1) exhibits.push(await createExhibitWithToken(admin, place.site.id, `Phone exhibit ${String(i).padStart(2, '0')} ${Date.now()}`));
+    const first = exhibits[0]!;
+    const last = exhibits[exhibits.length - 1]!;
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/exhibits/${last.id}/overview`);
+
+    const heading = page.getByRole('heading', { name: last.name });
+    await expect(heading).toBeVisible();
+    const tabs = page.getByRole('tablist');
+    for (const element of [heading, tabs]) {
+      const box = await element.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.y + box!.height).toBeLessThan(844);
+    }
+    const nav = page.getByRole('navigation', { name: place.site.name });
+    await expect(nav).toBeHidden();
+
+    await page.getByRole('button', { name: 'Site navigation' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Site navigation' });
+    await expect(drawer.getByRole('navigation', { name: place.site.name })).toBeVisible();
+    await drawer.getByRole('link', { name: new RegExp(first.name) }).click();
+    await expect(page).toHaveURL(new RegExp(`/exhibits/${first.id}/overview$`));
+    await expect(page.getByRole('heading', { name: first.name })).toBeVisible();
+    await expect(drawer).toBeHidden();
+
+    await page.goto('/');
+    const search = page.getByRole('textbox', { name: 'Search for an organization, site, exhibit, or hardware' });
+    await expect(search).toBeVisible();
+    const fit = await search.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      return { text: context.measureText(input.placeholder).width, room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+    });
+    expect(fit.text).toBeLessThanOrEqual(fit.room);
+  });
+});

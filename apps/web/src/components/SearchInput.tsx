@@ -5,7 +5,7 @@ import type { KeyboardEvent } from 'react';
 export type SearchInputProps = Omit<TextInputProps, 'value' | 'onChange' | 'placeholder'> & {
   value: string;
   onChange: (value: string) => void;
-  /** The hint inside the box, also its accessible name. */
+  /** The hint inside the box, also its accessible name unless `aria-label` is given. */
   placeholder: string;
   /** Adds a 'Clear search' button while something is typed. */
   isClearable?: boolean;
@@ -20,7 +20,7 @@ export function SearchInput({ value, onChange, placeholder, isClearable, ...rest
     <TextInput
       {...rest}
       placeholder={placeholder}
-      aria-label={placeholder}
+      aria-label={rest['aria-label'] ?? placeholder}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
       onKeyDown={handleKeyDown}

@@ -59,6 +59,21 @@ describe('SettingsForm', () => {
     expect(screen.queryByText('Modified')).not.toBeInTheDocument();
   });
 
+  it('tells the screen whether there are unsaved edits: on an edit, off when restored or saved', async () => {
+    const onDirtyChange = vi.fn();
+    renderForm({ onDirtyChange });
+    expect(onDirtyChange).toHaveBeenLastCalledWith(false);
+    const location = screen.getByRole('textbox', { name: /Location/ });
+    fireEvent.change(location, { target: { value: 'Hall B' } });
+    expect(onDirtyChange).toHaveBeenLastCalledWith(true);
+    fireEvent.change(location, { target: { value: 'Hall A' } });
+    expect(onDirtyChange).toHaveBeenLastCalledWith(false);
+    fireEvent.change(location, { target: { value: 'Hall C' } });
+    expect(onDirtyChange).toHaveBeenLastCalledWith(true);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
+    expect(onDirtyChange).toHaveBeenLastCalledWith(false);
+  });
+
   it('disables inherited settings with the organization-level text', () => {
     renderForm();
     expect(screen.getByRole('textbox', { name: /Time Zone/ })).toBeDisabled();

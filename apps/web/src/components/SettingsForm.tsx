@@ -37,6 +37,8 @@ export type SettingsFormProps = {
   getContentUrl?: () => Promise<string>;
   /** What a report URL must start with (the server's REPORT_URL_PREFIX, from GET /config), shown as the field's hint. */
   reportUrlPrefix?: string;
+  /** Told whether an editable setting differs from its saved value (the screen asks before leaving then). */
+  onDirtyChange?: (dirty: boolean) => void;
 };
 
 type Structured = ContentManagerConfig | AnalyticsConfig;
@@ -127,7 +129,7 @@ function ModifiedMarker({ show }: { show: boolean }) {
  * and Save, which sends every changed setting at once and reports 'Settings saved.' for 3 seconds
  * or the error text.
  */
-export function SettingsForm({ settings, canEdit, isInherited, save, getContentUrl, reportUrlPrefix }: SettingsFormProps) {
+export function SettingsForm({ settings, canEdit, isInherited, save, getContentUrl, reportUrlPrefix, onDirtyChange }: SettingsFormProps) {
   // The form's initial values are the saved values (the baseline a field is Modified against).
   const form = useForm<Record<string, string>>({ initialValues: baselineOf(settings) });
   const values = form.values;
@@ -159,6 +161,11 @@ export function SettingsForm({ settings, canEdit, isInherited, save, getContentU
     // eslint-disable-next-line react-hooks/exhaustive-deps -- editable depends only on canEdit and isInherited
     [settings, values, baseline, canEdit, isInherited],
   );
+
+  const dirty = changed.length > 0;
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+  // Leaving the form (another tab) leaves nothing unsaved behind it.
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 
   // Keys are setting ids, not paths: set them whole (an id with a dot must not become a nested field).
   const setValue = (idString: string, value: string) => {

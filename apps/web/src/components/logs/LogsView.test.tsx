@@ -84,6 +84,7 @@ describe('pagerText', () => {
     expect(pagerText(0, 45)).toBe('Displaying 1 - 20 of 45 results');
     expect(pagerText(2, 45)).toBe('Displaying 41 - 45 of 45 results');
     expect(pagerText(0, 0)).toBe('Displaying 0 - 0 of 0 results');
+    expect(pagerText(0, 1)).toBe('Displaying 1 - 1 of 1 result');
   });
 });
 

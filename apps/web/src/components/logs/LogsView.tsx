@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { BREAKPOINT_NARROW_PX, LOG_LEVELS, LOGS_PER_PAGE, type LogLevel } from '@plinth/shared';
 import { useDownloadLogsCsv } from '../../lib/api/download-logs-csv';
 import { useLogs, type LogSource } from '../../lib/api/list-logs';
+import { countLabel } from '../../lib/count-label';
 import { rangeBefore, withEnd, type DateRange } from '../../lib/date-range';
 import { formatDate } from '../../lib/format-date';
 import { errorText } from '../../lib/mutation-state';
@@ -24,7 +25,7 @@ type Applied = { start: number; end: number };
 export function pagerText(pageIdx: number, total: number): string {
   const first = total === 0 ? 0 : pageIdx * LOGS_PER_PAGE + 1;
   const last = Math.min((pageIdx + 1) * LOGS_PER_PAGE, total);
-  return `Displaying ${first} - ${last} of ${total} results`;
+  return `Displaying ${first} - ${last} of ${countLabel(total, 'result')}`;
 }
 
 /**

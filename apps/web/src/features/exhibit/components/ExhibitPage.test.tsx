@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Exhibit, ExhibitSetting, Role } from '@plinth/shared';
 import { UNSAVED_CHANGES_MESSAGE } from '../../../components/dialogs/UnsavedChangesDialog';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, ORG, serve, setting, SITE } from '../test/fixtures';
-import { ExhibitPage } from './ExhibitPage';
+import { ExhibitPage, OFFLINE_OP_MODE_TEXT } from './ExhibitPage';
 
 const OTHER = '00000000-0000-4000-8000-0000000000e7';
 const base = `/organization/${ORG}/site/${SITE}/exhibits`;
@@ -187,6 +187,17 @@ describe('ExhibitPage', () => {
       }),
     );
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Operating mode' })).not.toBeChecked());
+  });
+
+  it('disables the op mode of an offline exhibit and says why', async () => {
+    serveWorld({ exhibit: exhibitBody({ role: 'DEVELOPER', online: false }) });
+    const user = userEvent.setup();
+    renderAt(`${base}/${EXHIBIT}/overview`);
+    const opMode = await screen.findByRole('switch', { name: 'Operating mode' });
+    expect(opMode).toBeDisabled();
+    await user.hover(screen.getByText('Op Mode'));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(OFFLINE_OP_MODE_TEXT);
+    expect(OFFLINE_OP_MODE_TEXT).toBe('The exhibit is offline: the operating mode can be changed when it is online.');
   });
 
   it('shows the locked notice instead of the delete dialog for a locked exhibit', async () => {

@@ -1,9 +1,8 @@
-import { ActionIcon, Badge, Flex, Group, Paper, Stack, Switch, Tabs, Text, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { ActionIcon, Badge, Group, Switch, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { BREAKPOINT_NARROW_PX, can, type OpMode } from '@plinth/shared';
+import { can, type OpMode } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
@@ -11,12 +10,14 @@ import { LeftNav } from '../../../components/LeftNav';
 import { LogsView } from '../../../components/logs/LogsView';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
+import { SideNavLayout } from '../../../components/SideNavLayout';
 import { useOrganization } from '../../../lib/api/get-organization';
 import { useSite } from '../../../lib/api/get-site';
 import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
 import { useUpdateExhibit } from '../../../lib/api/update-exhibit';
 import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
 import { useDeleteExhibit } from '../api/delete-exhibit';
 import { useExhibit } from '../api/get-exhibit';
@@ -24,7 +25,6 @@ import { useSetOpMode } from '../api/set-op-mode';
 import { useExhibitLiveManifest } from '../hooks/useExhibitLiveManifest';
 import { useExhibitLiveSchedules } from '../hooks/useExhibitLiveSchedules';
 import { useExhibitLiveUsers } from '../hooks/useExhibitLiveUsers';
-import { useLeaveGuard } from '../hooks/useLeaveGuard';
 import { EXHIBIT_TAB_LABELS, resolveExhibitTab, visibleExhibitTabs, type ExhibitTab } from '../lib/exhibit-tabs';
 import { groupSiteExhibits } from '../lib/group-site-exhibits';
 import { ExhibitAuthTab } from './ExhibitAuthTab';
@@ -43,6 +43,12 @@ const ExhibitSchedulingTab = lazy(() => import('./scheduling/ExhibitSchedulingTa
 type Dialog = 'opMode' | 'lock' | null;
 
 /**
+ * Why the op-mode switch is disabled offline: an offline exhibit reads Off (spec), so the switch
+ * could not show a mode chosen now; the exhibit gets its mode when it is online.
+ */
+export const OFFLINE_OP_MODE_TEXT = 'The exhibit is offline: the operating mode can be changed when it is online.';
+
+/**
  * The exhibit screen (spec 2.1): /organization/:orgId/site/:siteId/exhibits/:exhibitId/:exhibitTab.
  * A new exhibit id remounts the screen, so the exhibit, the caller's role and every tab reload.
  */
@@ -54,7 +60,6 @@ export function ExhibitPage() {
 function ExhibitScreen() {
   const { orgId = '', siteId = '', exhibitId = '', exhibitTab } = useParams();
   const navigate = useNavigate();
-  const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_NARROW_PX}px)`) ?? false;
 
   const exhibit = useExhibit(exhibitId);
   const organization = useOrganization(orgId);
@@ -147,18 +152,21 @@ function ExhibitScreen() {
   );
 
   return (
-    <Flex gap="md" direction={narrow ? 'column' : 'row'} align="flex-start">
-      <Paper withBorder p="sm" w={narrow ? '100%' : 260} style={{ flexShrink: 0 }}>
-        <LeftNav
-          title={siteName}
-          onBack={() => leave.guard(() => navigate(siteExhibitsPath))}
-          backLabel="Back to the site's exhibits"
-          groups={groups}
-          items={items}
-          activeId={exhibitId}
-        />
-      </Paper>
-      <Stack gap="md" style={{ flex: 1, minWidth: 0 }} w="100%">
+    <>
+      <SideNavLayout
+        navLabel="Site navigation"
+        navWidth={260}
+        nav={
+          <LeftNav
+            title={siteName}
+            onBack={() => leave.guard(() => navigate(siteExhibitsPath))}
+            backLabel="Back to the site's exhibits"
+            groups={groups}
+            items={items}
+            activeId={exhibitId}
+          />
+        }
+      >
         <ItemPageHeader
           itemType="exhibit"
           name={current.name}
@@ -195,7 +203,7 @@ function ExhibitScreen() {
                 )
               )}
               {canOperate && !current.online ? (
-                <Tooltip label="The exhibit is offline: its op mode reads Off.">
+                <Tooltip label={OFFLINE_OP_MODE_TEXT}>
                   <div>{opModeSwitch}</div>
                 </Tooltip>
               ) : (
@@ -222,7 +230,7 @@ function ExhibitScreen() {
             {tabBody(tab)}
           </Tabs.Panel>
         </Tabs>
-      </Stack>
+      </SideNavLayout>
       <ConfirmDialog
         opened={dialog === 'opMode'}
         onClose={() => setDialog(null)}
@@ -244,6 +252,6 @@ function ExhibitScreen() {
         mutation={lock}
       />
       <UnsavedChangesDialog opened={leave.isPrompting} onCancel={leave.cancel} onProceed={leave.proceed} />
-    </Flex>
+    </>
   );
 }

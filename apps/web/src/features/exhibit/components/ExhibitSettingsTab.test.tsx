@@ -264,6 +264,7 @@ describe('ExhibitSettingsTab', () => {
     expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: /Display/ }));
     expect(screen.getByRole('navigation', { name: 'Settings navigation' })).toHaveTextContent('All Settings / Display');
+    expect(screen.getByRole('button', { name: /Scenes/ })).toHaveTextContent('2 items');
     await user.click(screen.getByRole('button', { name: /Scenes/ }));
     expect(screen.getByRole('navigation', { name: 'Settings navigation' })).toHaveTextContent('All Settings / Display / Scenes');
     await user.click(screen.getByRole('button', { name: 'Morning' }));

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { SETTINGS_SAVED_BANNER_MS, SETTING_IDS, type Exhibit, type ExhibitSetting, type OpMode, type SettingValue } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { useOrganization } from '../../../lib/api/get-organization';
+import { countLabel } from '../../../lib/count-label';
 import { useExhibitManifest } from '../api/get-exhibit-manifest';
 import { useSaveSettingEdits } from '../api/save-setting-edits';
 import { useSyncFollowers } from '../api/sync-followers';
@@ -271,7 +272,7 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
               rightSection={
                 <Group gap={4}>
                   <Badge variant="light" size="sm">
-                    {l.listItemCount} items
+                    {countLabel(l.listItemCount, 'item')}
                   </Badge>
                   <IconChevronRight size={16} />
                 </Group>

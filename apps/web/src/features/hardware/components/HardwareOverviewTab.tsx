@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { useUpdateHardware } from '../../../lib/api/update-hardware';
 import { formatDate } from '../../../lib/format-date';
 import { paths } from '../../../lib/paths';
-import { orDash } from '../lib/format';
+import { orDash, peripheralCount } from '../lib/format';
 import { ConnectExhibitDialog } from './ConnectExhibitDialog';
 
 export type HardwareOverviewTabProps = {
@@ -29,7 +29,7 @@ export function overviewFields(hardware: Hardware): { label: string; value: stri
     { label: 'MAC', value: orDash(hardware.mac) },
     { label: 'Plinth Firmware Version', value: orDash(hardware.plinth_fw) },
     { label: 'User Firmware Version', value: orDash(hardware.user_fw) },
-    { label: 'Number of Peripherals', value: orDash(hardware.numPeripherals) },
+    { label: 'Number of Peripherals', value: peripheralCount(hardware) },
     { label: 'Temp', value: orDash(hardware.temp) },
     { label: 'Voltage', value: orDash(hardware.voltage) },
     { label: 'Uptime (in min.)', value: orDash(hardware.uptime) },

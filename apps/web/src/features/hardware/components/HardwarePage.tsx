@@ -1,14 +1,14 @@
-import { Flex, Paper, Stack, Switch, Tabs, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Switch, Tabs, Tooltip } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { BREAKPOINT_NARROW_PX, can, parseRole, type Role } from '@plinth/shared';
+import { can, parseRole, type Role } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
 import { LogsView } from '../../../components/logs/LogsView';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
+import { SideNavLayout } from '../../../components/SideNavLayout';
 import { errorStatus } from '../../../lib/api-client';
 import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
 import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
@@ -60,7 +60,6 @@ type Dialog = 'debug' | null;
 export function HardwarePage() {
   const { orgId = '', siteId = '', hardwareId = '', hardwareTab } = useParams();
   const navigate = useNavigate();
-  const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_NARROW_PX}px)`) ?? false;
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const hardware = useHardware(hardwareId);
@@ -113,11 +112,12 @@ export function HardwarePage() {
     });
 
   return (
-    <Flex gap="md" direction={narrow ? 'column' : 'row'} align="flex-start">
-      <Paper withBorder p="sm" w={narrow ? '100%' : 240} style={{ flexShrink: 0 }}>
-        <LeftNav title={current.siteName} onBack={backToSite} backLabel="Back to site hardware" items={navItems} activeId={current.id} />
-      </Paper>
-      <Stack gap="md" style={{ flex: 1, minWidth: 0 }} w="100%">
+    <>
+      <SideNavLayout
+        navLabel="Site navigation"
+        navWidth={240}
+        nav={<LeftNav title={current.siteName} onBack={backToSite} backLabel="Back to site hardware" items={navItems} activeId={current.id} />}
+      >
         <ItemPageHeader
           itemType="hardware"
           name={current.name}
@@ -171,7 +171,7 @@ export function HardwarePage() {
             </Tabs.Panel>
           )}
         </Tabs>
-      </Stack>
+      </SideNavLayout>
       <ConfirmDialog
         opened={dialog === 'debug'}
         onClose={() => setDialog(null)}
@@ -180,6 +180,6 @@ export function HardwarePage() {
         onConfirm={() => debug.mutateAsync({ hardwareId, data: { controlDebug: !current.controlDebug } })}
         mutation={debug}
       />
-    </Flex>
+    </>
   );
 }

@@ -1,5 +1,7 @@
 import { Alert, Badge, Group, SimpleGrid, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState, type ReactNode } from 'react';
+import { BREAKPOINT_NARROW_PX } from '@plinth/shared';
 import { CardGrid } from '../../../components/CardGrid';
 import { SearchInput } from '../../../components/SearchInput';
 import { useCurrentUser } from '../../../lib/api/get-current-user';
@@ -15,6 +17,8 @@ import { OrganizationCard } from './OrganizationCard';
 import { SiteCard } from './SiteCard';
 
 const SEARCH_PLACEHOLDER = 'Search for an organization, site, exhibit, or hardware';
+/** The hint on a narrow screen, where the long one is cut off (the box keeps the long one as its name). */
+const SEARCH_PLACEHOLDER_SHORT = 'Search organizations, sites, devices';
 
 /** Home shows up to four cards a row on wide screens. */
 const HOME_GRID_COLS = { base: 1, sm: 2, lg: 3, xl: 4 };
@@ -33,6 +37,7 @@ function isEmpty(data: HomeData): boolean {
 /** Home (/): the greeting, a search over everything the user can see, and cards by category. */
 export function HomePage() {
   const me = useCurrentUser();
+  const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_NARROW_PX}px)`) ?? false;
   const home = useHomeData();
   const now = useNow();
   const [query, setQuery] = useState('');
@@ -103,7 +108,14 @@ export function HomePage() {
         </Stack>
       ) : (
         <>
-          <SearchInput placeholder={SEARCH_PLACEHOLDER} value={query} onChange={setQuery} isClearable maxLength={200} />
+          <SearchInput
+            placeholder={narrow ? SEARCH_PLACEHOLDER_SHORT : SEARCH_PLACEHOLDER}
+            aria-label={SEARCH_PLACEHOLDER}
+            value={query}
+            onChange={setQuery}
+            isClearable
+            maxLength={200}
+          />
           {activeTab && (
             <Tabs value={activeTab} onChange={(value) => value && setTab(value as HomeCategory)} keepMounted={false}>
               <Tabs.List>

@@ -1,11 +1,14 @@
 import { Button, Group, Stack, Tabs } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { PageState } from '../../../components/PageState';
 import { useOrganization } from '../../../lib/api/get-organization';
 import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
 import { paths } from '../../../lib/paths';
+import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
 import { useDeleteOrganization } from '../api/delete-organization';
 import { useUpdateOrganization } from '../api/update-organization';
@@ -42,6 +45,8 @@ export function OrganizationPage() {
   const rename = useUpdateOrganization();
   const remove = useDeleteOrganization();
   const org = organization.data;
+  const [settingsDirty, setSettingsDirty] = useState(false);
+  const leave = useLeaveGuard(settingsDirty);
 
   const siteIds = org?.isAdmin ? org.sites.map((s) => s.id) : [];
   const exhibits = useExhibitsBySites(siteIds);
@@ -78,7 +83,7 @@ export function OrganizationPage() {
         deleteMutation={remove}
         lockedExhibits={lockedKnown}
       />
-      <Tabs value={orgTab} onChange={(tab) => tab && navigate(paths.organization(org.id, tab as OrgTab))} keepMounted={false}>
+      <Tabs value={orgTab} onChange={(tab) => tab && leave.guard(() => navigate(paths.organization(org.id, tab as OrgTab)))} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="sites">Sites</Tabs.Tab>
           <Tabs.Tab value="users">Users</Tabs.Tab>
@@ -92,10 +97,11 @@ export function OrganizationPage() {
         </Tabs.Panel>
         {hasSettings && (
           <Tabs.Panel value="settings" pt="md">
-            <OrganizationSettingsTab organization={org} />
+            <OrganizationSettingsTab organization={org} onDirtyChange={setSettingsDirty} />
           </Tabs.Panel>
         )}
       </Tabs>
+      <UnsavedChangesDialog opened={leave.isPrompting} onCancel={leave.cancel} onProceed={leave.proceed} />
     </Stack>
   );
 }

@@ -15,7 +15,14 @@ function contentManagerUrl(organization: Organization): string {
 }
 
 /** The organization's settings; only admins (isAdmin) may edit them. */
-export function OrganizationSettingsTab({ organization }: { organization: Organization }) {
+export function OrganizationSettingsTab({
+  organization,
+  onDirtyChange,
+}: {
+  organization: Organization;
+  /** Told whether there are unsaved edits (the organization screen asks before leaving then). */
+  onDirtyChange: (dirty: boolean) => void;
+}) {
   const save = useSaveSettings({ scope: 'organization', id: organization.id });
   const contentLogin = useContentManagerLogin();
   const config = usePublicConfig();
@@ -33,6 +40,7 @@ export function OrganizationSettingsTab({ organization }: { organization: Organi
       save={save}
       getContentUrl={getContentUrl}
       reportUrlPrefix={config.data?.reportUrlPrefix}
+      onDirtyChange={onDirtyChange}
     />
   );
 }

@@ -1,14 +1,16 @@
-import { ActionIcon, Button, Flex, Paper, Stack, Tabs, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Tabs, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCpu, IconDeviceDesktop, IconUserPlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { BREAKPOINT_MEDIUM_PX, BREAKPOINT_NARROW_PX, can, parseRole, SETTING_IDS } from '@plinth/shared';
+import { BREAKPOINT_MEDIUM_PX, can, parseRole, SETTING_IDS } from '@plinth/shared';
 import { CreateExhibitDialog } from '../../../components/CreateExhibitDialog';
 import { NameDialog } from '../../../components/dialogs/NameDialog';
+import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
 import { PageState } from '../../../components/PageState';
+import { SideNavLayout } from '../../../components/SideNavLayout';
 import { UsersListAddDialog } from '../../../components/UsersListAddDialog';
 import { errorStatus } from '../../../lib/api-client';
 import { useCreatePermission } from '../../../lib/api/create-permission';
@@ -20,6 +22,7 @@ import { useOrganizationSites } from '../../../lib/api/list-organization-sites';
 import { usePermissions } from '../../../lib/api/list-permissions';
 import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
 import { useCreateExhibit } from '../api/create-exhibit';
 import { useCreateHardware } from '../api/create-hardware';
@@ -79,7 +82,6 @@ function HeaderAction({ label, icon, compact, onClick }: { label: string; icon: 
 export function SitePage() {
   const { orgId = '', siteId = '', siteTab } = useParams();
   const navigate = useNavigate();
-  const narrow = useMediaQuery(`(max-width: ${BREAKPOINT_NARROW_PX}px)`) ?? false;
   const medium = useMediaQuery(`(max-width: ${BREAKPOINT_MEDIUM_PX}px)`) ?? false;
 
   const site = useSite(siteId);
@@ -97,6 +99,8 @@ export function SitePage() {
   const createHardware = useCreateHardware();
   const addUser = useCreatePermission({ scope: 'site', id: siteId });
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [settingsDirty, setSettingsDirty] = useState(false);
+  const leave = useLeaveGuard(settingsDirty);
 
   const exhibitList = exhibits.data?.exhibits ?? [];
   const hardwareList = hardware.data?.hardware ?? [];
@@ -135,7 +139,7 @@ export function SitePage() {
   const lockedKnown = exhibitList.filter((e) => e.manifestLocked).map((e) => ({ id: e.id, name: e.name }));
   const sites = orgSites.data?.sites ?? [current];
 
-  const handleBack = () => navigate(orgReadable ? paths.organization(orgId, 'sites') : paths.home());
+  const handleBack = () => leave.guard(() => navigate(orgReadable ? paths.organization(orgId, 'sites') : paths.home()));
 
   // A failed rename is logged only (spec section 8): the dialog closes and shows nothing.
   const handleRename = (name: string) =>
@@ -174,11 +178,8 @@ export function SitePage() {
   );
 
   return (
-    <Flex gap="md" direction={narrow ? 'column' : 'row'} align="flex-start">
-      <Paper withBorder p="sm" w={narrow ? '100%' : 240} style={{ flexShrink: 0 }}>
-        {nav}
-      </Paper>
-      <Stack gap="md" style={{ flex: 1, minWidth: 0 }} w="100%">
+    <>
+      <SideNavLayout navLabel="Organization navigation" navWidth={240} nav={nav}>
         <ItemPageHeader
           itemType="site"
           name={current.name}
@@ -191,7 +192,7 @@ export function SitePage() {
           deleteMutation={remove}
           lockedExhibits={lockedKnown}
         />
-        <Tabs value={siteTab} onChange={(tab) => tab && navigate(paths.site(orgId, siteId, tab as SiteTab))} keepMounted={false}>
+        <Tabs value={siteTab} onChange={(tab) => tab && leave.guard(() => navigate(paths.site(orgId, siteId, tab as SiteTab)))} keepMounted={false}>
           <Tabs.List>
             <Tabs.Tab value="exhibits">Exhibits</Tabs.Tab>
             <Tabs.Tab value="hardware">Hardware</Tabs.Tab>
@@ -215,11 +216,11 @@ export function SitePage() {
           )}
           {hasSettings && (
             <Tabs.Panel value="settings" pt="md">
-              <SiteSettingsTab siteId={siteId} settings={settings} canEdit={can(role, 'editSettings')} />
+              <SiteSettingsTab siteId={siteId} settings={settings} canEdit={can(role, 'editSettings')} onDirtyChange={setSettingsDirty} />
             </Tabs.Panel>
           )}
         </Tabs>
-      </Stack>
+      </SideNavLayout>
       <CreateExhibitDialog
         opened={dialog === 'createExhibit'}
         onClose={() => setDialog(null)}
@@ -243,6 +244,7 @@ export function SitePage() {
         onSubmit={(email, userRole) => addUser.mutateAsync({ email, role: userRole })}
         mutation={addUser}
       />
-    </Flex>
+      <UnsavedChangesDialog opened={leave.isPrompting} onCancel={leave.cancel} onProceed={leave.proceed} />
+    </>
   );
 }

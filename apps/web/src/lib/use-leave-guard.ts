@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 /**
- * Asks before leaving while `active` (the settings tab has unsaved edits). The console runs on a
+ * Asks before leaving while `active` (a settings form of the screen has unsaved edits; the
+ * exhibit, site and organization screens use it with UnsavedChangesDialog). The console runs on a
  * plain router with no navigation blocker, so this catches what leaves: clicks on in-app links
  * anywhere on the page (caught before the router sees them), the screen's own navigation calls
  * (through `guard`), and closing or reloading the tab (the browser's own prompt).

@@ -48,11 +48,10 @@ export async function findSiteRef(db: Db, id: string): Promise<(SiteRef & { name
   return row;
 }
 
-/** An exhibit with where it sits, and the names an invitation gives them. */
-export async function findExhibitNamedRef(
-  db: Db,
-  id: string,
-): Promise<(ExhibitRef & { name: string; siteName: string; organizationName: string }) | undefined> {
+/** An exhibit with where it sits, the names an invitation or a mail gives them, and whether it is online. */
+export type ExhibitNamedRef = ExhibitRef & { name: string; siteName: string; organizationName: string; online: boolean; lastOnlineChange: Date | null };
+
+export async function findExhibitNamedRef(db: Db, id: string): Promise<ExhibitNamedRef | undefined> {
   const [row] = await db
     .select({
       id: exhibits.id,
@@ -61,6 +60,8 @@ export async function findExhibitNamedRef(
       siteName: sites.name,
       organizationId: sites.organizationId,
       organizationName: organizations.name,
+      online: exhibits.online,
+      lastOnlineChange: exhibits.lastOnlineChange,
     })
     .from(exhibits)
     .innerJoin(sites, eq(sites.id, exhibits.siteId))

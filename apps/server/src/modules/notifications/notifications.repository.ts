@@ -1,7 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { DEFAULT_NOTIFICATION_TOGGLES, NOTIFICATION_TOGGLES, type NotificationToggle } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
-import { exhibitPermissions, exhibits, hardware, notificationSubscriptions, organizations, sites, users } from '../../db/schema.js';
+import { findExhibitNamedRef, type ExhibitNamedRef } from '../access/refs.repository.js';
+import { exhibitPermissions, hardware, notificationSubscriptions, users } from '../../db/schema.js';
 
 /** A user's seven toggles, as stored or (no row) the defaults. */
 export type Toggles = Record<NotificationToggle, boolean>;
@@ -83,36 +84,9 @@ export async function saveToggles(db: Db, key: { exhibitId: string; userId: stri
     .onConflictDoUpdate({ target: [notificationSubscriptions.exhibitId, notificationSubscriptions.userId], set: { ...set, updatedAt: new Date() } });
 }
 
-/** An exhibit with the names a mail gives it and its online state. */
-export type ExhibitContext = {
-  id: string;
-  name: string;
-  siteId: string;
-  siteName: string;
-  organizationId: string;
-  organizationName: string;
-  online: boolean;
-  lastOnlineChange: Date | null;
-};
-
-export async function findExhibitContext(db: Db, exhibitId: string): Promise<ExhibitContext | undefined> {
-  const [row] = await db
-    .select({
-      id: exhibits.id,
-      name: exhibits.name,
-      siteId: sites.id,
-      siteName: sites.name,
-      organizationId: organizations.id,
-      organizationName: organizations.name,
-      online: exhibits.online,
-      lastOnlineChange: exhibits.lastOnlineChange,
-    })
-    .from(exhibits)
-    .innerJoin(sites, eq(sites.id, exhibits.siteId))
-    .innerJoin(organizations, eq(organizations.id, sites.organizationId))
-    .where(eq(exhibits.id, exhibitId));
-  return row;
-}
+/** An exhibit with the names a mail gives it and its online state (the access module's one query). */
+export type ExhibitContext = ExhibitNamedRef;
+export const findExhibitContext = findExhibitNamedRef;
 
 /** A board's name, the exhibit it is attached to and its online state. */
 export async function findBoardContext(

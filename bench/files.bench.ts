@@ -17,7 +17,7 @@ import { createApiClient, type ApiClient } from './lib/api-client.js';
 import { downloadHashed, megabytesPerSecond, uploadSynthetic, type DownloadResult, type SyntheticFile } from './lib/file-transfer.js';
 import type { ExpectedFile, FilesLoadExhibit, FromFilesLoad, ToFilesLoad } from './lib/files-load.js';
 import { databasePids, stopLoadProcesses } from './lib/load-processes.js';
-import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
+import { isFromSource, positiveNumber, readFlags, wholeNumber } from './lib/options.js';
 import { checkServerBuild, ROOT, startBenchServer, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
 import { rssBytes, startCpuWindow, startRssSampler } from './lib/proc-stats.js';
 import { mapLimit, mib, quantile } from './lib/stats.js';
@@ -56,18 +56,16 @@ function readOptions(): Options {
     timeout: { type: 'string' },
   });
   const env = process.env;
-  const whole = (flag: string | boolean | undefined, variable: string | undefined, fallback: number, name: string) =>
-    Math.round(positiveNumber(flag, variable, fallback, name));
   const database = String(values.database ?? env.BENCH_DATABASE ?? 'both');
   if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
-  const exhibits = whole(values.exhibits, env.BENCH_EXHIBITS, 200, 'exhibits');
+  const exhibits = wholeNumber(values.exhibits, env.BENCH_EXHIBITS, 200, 'exhibits');
   return {
     fileMib: positiveNumber(values['file-mib'], env.BENCH_FILE_MIB, 1024, 'file-mib'),
-    downloads: whole(values.downloads, env.BENCH_DOWNLOADS, 3, 'downloads'),
+    downloads: wholeNumber(values.downloads, env.BENCH_DOWNLOADS, 3, 'downloads'),
     exhibits,
     folderMib: positiveNumber(values['folder-mib'], env.BENCH_FOLDER_MIB, 100, 'folder-mib'),
-    folderFiles: whole(values['folder-files'], env.BENCH_FOLDER_FILES, 10, 'folder-files'),
-    processes: Math.min(exhibits, whole(values.processes, env.BENCH_PROCESSES, 4, 'processes')),
+    folderFiles: wholeNumber(values['folder-files'], env.BENCH_FOLDER_FILES, 10, 'folder-files'),
+    processes: Math.min(exhibits, wholeNumber(values.processes, env.BENCH_PROCESSES, 4, 'processes')),
     databases: database === 'both' ? ['postgres', 'pglite'] : [database as BenchDatabase],
     separate: values.separate === true || env.BENCH_SEPARATE === '1',
     timeoutS: positiveNumber(values.timeout, env.BENCH_TIMEOUT, 1800, 'timeout'),

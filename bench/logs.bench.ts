@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 import { parseServerMessage, type ManifestInput } from '@plinth/shared';
 import { hashSecret, newSecret } from '../apps/server/src/lib/crypto.js';
 import { createApiClient, type ApiClient } from './lib/api-client.js';
-import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
+import { isFromSource, positiveNumber, readFlags, wholeNumber } from './lib/options.js';
 import { checkServerBuild, ROOT, startBenchServer, type BenchServer } from './lib/plinth-server.js';
 import { rssBytes, startCpuWindow } from './lib/proc-stats.js';
 import { mib, quantile } from './lib/stats.js';
@@ -56,20 +56,18 @@ function readOptions(): Options {
     'server-heap-mib': { type: 'string' },
   });
   const env = process.env;
-  const whole = (flag: string | boolean | undefined, variable: string | undefined, fallback: number, name: string) =>
-    Math.round(positiveNumber(flag, variable, fallback, name));
   return {
-    exhibits: whole(values.exhibits, env.BENCH_EXHIBITS, 1000, 'exhibits'),
-    boards: whole(values.boards, env.BENCH_BOARDS, 2000, 'boards'),
-    rows: whole(values.rows, env.BENCH_ROWS, 10_000_000, 'rows'),
-    events: whole(values.events, env.BENCH_EVENTS, 5_000_000, 'events'),
-    csvRows: whole(values['csv-rows'], env.BENCH_CSV_ROWS, 1_000_000, 'csv-rows'),
-    samples: whole(values.samples, env.BENCH_SAMPLES, 200, 'samples'),
-    rate: whole(values.rate, env.BENCH_RATE, TARGETS.ingestPerSecond, 'rate'),
+    exhibits: wholeNumber(values.exhibits, env.BENCH_EXHIBITS, 1000, 'exhibits'),
+    boards: wholeNumber(values.boards, env.BENCH_BOARDS, 2000, 'boards'),
+    rows: wholeNumber(values.rows, env.BENCH_ROWS, 10_000_000, 'rows'),
+    events: wholeNumber(values.events, env.BENCH_EVENTS, 5_000_000, 'events'),
+    csvRows: wholeNumber(values['csv-rows'], env.BENCH_CSV_ROWS, 1_000_000, 'csv-rows'),
+    samples: wholeNumber(values.samples, env.BENCH_SAMPLES, 200, 'samples'),
+    rate: wholeNumber(values.rate, env.BENCH_RATE, TARGETS.ingestPerSecond, 'rate'),
     durationS: positiveNumber(values.duration, env.BENCH_DURATION, 30, 'duration'),
-    loadExhibits: whole(values['load-exhibits'], env.BENCH_LOAD_EXHIBITS, 200, 'load-exhibits'),
-    loadBoards: whole(values['load-boards'], env.BENCH_LOAD_BOARDS, 400, 'load-boards'),
-    serverHeapMib: values['server-heap-mib'] === undefined && env.BENCH_SERVER_HEAP_MIB === undefined ? 0 : whole(values['server-heap-mib'], env.BENCH_SERVER_HEAP_MIB, 0, 'server-heap-mib'),
+    loadExhibits: wholeNumber(values['load-exhibits'], env.BENCH_LOAD_EXHIBITS, 200, 'load-exhibits'),
+    loadBoards: wholeNumber(values['load-boards'], env.BENCH_LOAD_BOARDS, 400, 'load-boards'),
+    serverHeapMib: values['server-heap-mib'] === undefined && env.BENCH_SERVER_HEAP_MIB === undefined ? 0 : wholeNumber(values['server-heap-mib'], env.BENCH_SERVER_HEAP_MIB, 0, 'server-heap-mib'),
     fromSource: isFromSource(values),
   };
 }

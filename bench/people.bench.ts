@@ -18,7 +18,7 @@ import path from 'node:path';
 import { newSecretKeyText } from '../apps/server/src/lib/secret-box.js';
 import { MailCapture } from '../apps/server/src/test/mail-capture.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../apps/server/src/test/postgres.js';
-import { positiveNumber, readFlags } from './lib/options.js';
+import { positiveNumber, readFlags, wholeNumber } from './lib/options.js';
 import { BENCH_PASSWORD, mailMarker, type FromNode, type ToNode } from './lib/people-protocol.js';
 import { openConsoleSocket, openSdkSocket, signIn, waitFor, type ConsoleSocket } from './lib/people-sockets.js';
 import { ROOT, type BenchDatabase } from './lib/plinth-server.js';
@@ -62,22 +62,20 @@ function readOptions(): Options {
     'smtp-no-pool': { type: 'boolean' },
   });
   const env = process.env;
-  const whole = (flag: string | boolean | undefined, variable: string | undefined, fallback: number, name: string) =>
-    Math.round(positiveNumber(flag, variable, fallback, name));
   const database = String(values.database ?? env.BENCH_DATABASE ?? 'both');
   if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
   const levelsOn = String(values['levels-on'] ?? env.BENCH_LEVELS_ON ?? 'pglite');
   if (!['postgres', 'pglite'].includes(levelsOn)) throw new Error(`--levels-on must be postgres or pglite (got ${levelsOn})`);
-  const statuses = whole(values.statuses, env.BENCH_STATUSES, 200, 'statuses');
+  const statuses = wholeNumber(values.statuses, env.BENCH_STATUSES, 200, 'statuses');
   if (statuses < 2 || statuses > 500) throw new Error(`--statuses must be 2 to 500 (a manifest holds up to 500; got ${statuses})`);
   return {
-    mails: whole(values.mails, env.BENCH_MAILS, 5000, 'mails'),
-    users: whole(values.users, env.BENCH_USERS, 20, 'users'),
-    nodes: whole(values.nodes, env.BENCH_NODES, 2, 'nodes'),
+    mails: wholeNumber(values.mails, env.BENCH_MAILS, 5000, 'mails'),
+    users: wholeNumber(values.users, env.BENCH_USERS, 20, 'users'),
+    nodes: wholeNumber(values.nodes, env.BENCH_NODES, 2, 'nodes'),
     databases: database === 'both' ? ['postgres', 'pglite'] : [database as BenchDatabase],
     levelsOn: levelsOn as BenchDatabase,
     statuses,
-    rate: whole(values.rate, env.BENCH_RATE, 1000, 'rate'),
+    rate: wholeNumber(values.rate, env.BENCH_RATE, 1000, 'rate'),
     durationS: positiveNumber(values.duration, env.BENCH_DURATION, 10, 'duration'),
     leadS: positiveNumber(values.lead, env.BENCH_LEAD, 5, 'lead'),
     timeoutS: positiveNumber(values.timeout, env.BENCH_TIMEOUT, 150, 'timeout'),

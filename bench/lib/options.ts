@@ -31,6 +31,11 @@ export function positiveNumber(flag: FlagValue, env: string | undefined, fallbac
   return value;
 }
 
+/** positiveNumber rounded to a whole number (counts, sizes). */
+export function wholeNumber(flag: FlagValue, env: string | undefined, fallback: number, name: string): number {
+  return Math.round(positiveNumber(flag, env, fallback, name));
+}
+
 /** Whether to run the server from its TypeScript sources (`--from-source` or BENCH_FROM_SOURCE=1) rather than its build. */
 export function isFromSource(values: Record<string, FlagValue>): boolean {
   return values['from-source'] === true || process.env.BENCH_FROM_SOURCE === '1';

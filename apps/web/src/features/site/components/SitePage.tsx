@@ -115,7 +115,8 @@ export function SitePage() {
   useLoadFailureRedirect(site, { message: 'Site load failed', redirectTo: siteLoadTarget, isLeaving: remove.isSuccess });
   useLoadFailureRedirect(
     { isError: exhibits.isError || hardware.isError, error: exhibits.error ?? hardware.error },
-    { message: 'Device list load failed', redirectTo: () => siteLoadTarget(siteStatus), isLeaving: remove.isSuccess },
+    // The lists can fail before the site's own read answers (a site that does not exist): their status then decides.
+    { message: 'Device list load failed', redirectTo: (status) => siteLoadTarget(siteStatus ?? status), isLeaving: remove.isSuccess },
   );
 
   if (siteTab === undefined) return <Navigate to={paths.site(orgId, siteId, 'exhibits')} replace />;

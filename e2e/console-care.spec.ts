@@ -149,6 +149,87 @@ test('an organization the user may see but not open (a site grant only) shows th
   await expect(page.getByText('You do not have access to Plinth.')).toBeVisible();
 });
 
+test("a site-only member: home's organization card says why it does not open, and a board's breadcrumb greys the organization", async ({ page, apiAs, plinth }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const hardware = await createHardwareWithToken(admin, place.site.id);
+  const email = uniqueEmail('site-only');
+  await inviteUser(admin, plinth.mail, { siteId: place.site.id }, email, 'viewer');
+  await signIn(page, email, USER_PASSWORD);
+
+  await page.getByRole('tab', { name: /Organizations/ }).click();
+  const card = page.getByRole('tabpanel').locator('[data-clickable]').filter({ hasText: place.organization.name });
+  await expect(card).toHaveAttribute('aria-disabled', 'true');
+  await expect(card).toContainText('You have access to some of its sites or exhibits only.');
+
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/hardware/${hardware.id}/overview`);
+  await expect(page.getByRole('heading', { name: hardware.name, level: 2 })).toBeVisible();
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumbs.getByRole('link', { name: place.site.name })).toBeVisible();
+  await expect(crumbs.getByText(place.organization.name)).toBeVisible();
+  await expect(crumbs.getByRole('link', { name: place.organization.name })).toHaveCount(0);
+});
+
+test('Apply to followers asks first, naming the followers: Cancel sends nothing, Apply copies and says so', async ({ page, apiAs, devices }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const leader = await createExhibitWithToken(admin, place.site.id, `Leader ${Date.now()}`);
+  const follower = await createExhibitWithToken(admin, place.site.id, `Follower ${Date.now()}`);
+  await admin.put(`/exhibit-management/exhibit/${follower.id}`, { leaderId: leader.id });
+  const program = devices.exhibit(leader, MANIFEST);
+  await program.waitForLine(/^ready$/);
+  const syncs: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/sync-followers')) syncs.push(request.method());
+  });
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/site/${place.site.id}/exhibits/${leader.id}/settings`);
+
+  const apply = page.getByRole('button', { name: 'Apply to followers' });
+  await apply.click();
+  const question = page.getByRole('dialog', { name: 'Apply to followers' });
+  await expect(question).toContainText(`Replace the settings of 1 follower exhibit (${follower.name}) with the current settings of ${leader.name}?`);
+  await page.keyboard.press('Escape');
+  await expect(question).toBeHidden();
+  await apply.click();
+  await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toBeHidden();
+  expect(syncs).toEqual([]);
+
+  await apply.click();
+  await question.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The current settings have been applied to all follower exhibits.' })).toBeVisible();
+  expect(syncs).toEqual(['POST']);
+});
+
+test('a role change says it was made, and a refused one says why', async ({ page, apiAs, plinth }) => {
+  const admin = await apiAs();
+  const place = await createPlace(admin, 'Care');
+  const email = uniqueEmail('role');
+  await inviteUser(admin, plinth.mail, { organizationId: place.organization.id }, email, 'viewer');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.goto(`/organization/${place.organization.id}/users`);
+
+  const role = page.getByRole('textbox', { name: `Role of ${email}` });
+  await role.click();
+  await page.getByRole('option', { name: 'Developer' }).click();
+  await expect(page.getByText(`${email} is now a Developer of this organization.`)).toBeVisible();
+  await expect(role).toHaveValue('Developer');
+
+  // Another manager removes the user meanwhile: this page still offers them, and the server refuses the change.
+  const { permissions } = await admin.get<{ permissions: { id: string; email: string }[] }>('/org-management/permission/organization', {
+    organizationId: place.organization.id,
+  });
+  const grant = permissions.find((p) => p.email === email);
+  expect(grant).toBeDefined();
+  await admin.delete(`/org-management/permission/organization/${grant!.id}`);
+  await role.click();
+  await page.getByRole('option', { name: 'Manager' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: `The role of ${email} was not changed` });
+  await expect(refusal).toBeVisible();
+  await expect(page.getByText(`${email} is now a Manager`)).toHaveCount(0);
+});
+
 test('an unsaved site setting asks before another tab: Cancel keeps the edit, Proceed discards it', async ({ page, apiAs }) => {
   const admin = await apiAs();
   const place = await createPlace(admin, 'Care');

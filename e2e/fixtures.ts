@@ -231,11 +231,12 @@ export type Api = {
   get: <T>(url: string, params?: Record<string, string>) => Promise<T>;
   post: <T>(url: string, data?: unknown) => Promise<T>;
   put: <T>(url: string, data?: unknown) => Promise<T>;
+  delete: <T>(url: string) => Promise<T>;
 };
 
 async function openApi(baseURL: string, email: string, password: string): Promise<Api> {
   const context = await playwrightRequest.newContext({ baseURL: `${baseURL}/api/v1/` });
-  const call = async <T>(method: 'get' | 'post' | 'put', url: string, data?: unknown, params?: Record<string, string>) => {
+  const call = async <T>(method: 'get' | 'post' | 'put' | 'delete', url: string, data?: unknown, params?: Record<string, string>) => {
     const res = await context[method](url.replace(/^\//, ''), { data, params });
     if (!res.ok()) throw new Error(`${method.toUpperCase()} ${url} answered ${res.status()}: ${await res.text()}`);
     return (await res.json()) as T;
@@ -246,6 +247,7 @@ async function openApi(baseURL: string, email: string, password: string): Promis
     get: (url, params) => call('get', url, undefined, params),
     post: (url, data) => call('post', url, data),
     put: (url, data) => call('put', url, data),
+    delete: (url) => call('delete', url),
   };
 }
 

@@ -21,8 +21,8 @@ const range = () => screen.getByTestId('range').textContent!.split('|').map((iso
 describe('DateRangeFields', () => {
   it('shows Start and End in the picker format', () => {
     render(<Harness initial={{ start: new Date(2026, 2, 10, 9, 30), end: new Date(2026, 2, 12, 16, 5) }} />);
-    expect(screen.getByRole('button', { name: 'Start' })).toHaveTextContent('03-10-2026 9:30 AM');
-    expect(screen.getByRole('button', { name: 'End' })).toHaveTextContent('03-12-2026 4:05 PM');
+    expect(screen.getByRole('button', { name: 'Start' })).toHaveTextContent('03-10-2026 9:30 am');
+    expect(screen.getByRole('button', { name: 'End' })).toHaveTextContent('03-12-2026 4:05 pm');
   });
 
   it('moves the end along when the start is moved past it', async () => {

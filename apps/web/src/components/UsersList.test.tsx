@@ -1,6 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { Notifications, notifications } from '@mantine/notifications';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LowerRole, Permission } from '@plinth/shared';
 import { MutationHarness, renderWithClient } from '../test/mutation-harness';
 import { UsersList } from './UsersList';
@@ -11,28 +12,36 @@ const people: Permission[] = [
   { id: 'p2', userId: 'u2', email: 'amy@example.com', firstName: '', lastName: '', role: 'viewer', accountCreated: false },
 ];
 
-/** The list over real mutations: `onChangeRole` gets the role change, `onRemove` the removed permission's id. */
-function renderList(canManage: boolean, permissions = people) {
-  const onChangeRole = vi.fn(async (_change: { permissionId: string; role: LowerRole }) => undefined);
-  const onRemove = vi.fn(async (_permissionId: string) => undefined);
+type Answers = { roleChange?: () => Promise<undefined>; removal?: () => Promise<undefined> };
+
+/**
+ * The list over real mutations: `onChangeRole` gets the role change, `onRemove` the removed
+ * permission's id; each answers as `answers` says (done by default).
+ */
+function renderList(canManage: boolean, permissions = people, answers: Answers = {}) {
+  const onChangeRole = vi.fn(async (_change: { permissionId: string; role: LowerRole }) => answers.roleChange?.());
+  const onRemove = vi.fn(async (_permissionId: string) => answers.removal?.());
   renderWithClient(
-    <MutationHarness fn={onChangeRole}>
-      {(updateRole) => (
-        <MutationHarness fn={onRemove}>
-          {(remove) => (
-            <UsersList
-              title="Site users"
-              permissions={permissions}
-              canManage={canManage}
-              emptyText="There are no site users."
-              scopeLabel="this site"
-              updateRole={updateRole}
-              remove={remove}
-            />
-          )}
-        </MutationHarness>
-      )}
-    </MutationHarness>,
+    <>
+      <Notifications />
+      <MutationHarness fn={onChangeRole}>
+        {(updateRole) => (
+          <MutationHarness fn={onRemove}>
+            {(remove) => (
+              <UsersList
+                title="Site users"
+                permissions={permissions}
+                canManage={canManage}
+                emptyText="There are no site users."
+                scopeLabel="this site"
+                updateRole={updateRole}
+                remove={remove}
+              />
+            )}
+          </MutationHarness>
+        )}
+      </MutationHarness>
+    </>,
   );
   return { onChangeRole, onRemove };
 }
@@ -53,6 +62,11 @@ function renderAddDialog(scope: string, onSubmit: (email: string, role: LowerRol
     </MutationHarness>,
   );
 }
+
+afterEach(() => {
+  act(() => notifications.clean());
+  vi.restoreAllMocks();
+});
 
 describe('UsersList', () => {
   it('shows read-only role labels and the Invitation sent badge and known names to non-managers', () => {
@@ -83,6 +97,35 @@ describe('UsersList', () => {
     await userEvent.click(screen.getByRole('textbox', { name: 'Role of zoe@example.com' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Manager' }));
     await waitFor(() => expect(onChangeRole).toHaveBeenCalledWith({ permissionId: 'p1', role: 'manager' }));
+    expect(await screen.findByText('zoe@example.com is now a Manager of this site.')).toBeInTheDocument();
+  });
+
+  it("says when a role change is refused, with the server's reason", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderList(true, people, { roleChange: () => Promise.reject(new Error('A site needs at least one manager.')) });
+    await userEvent.click(screen.getByRole('textbox', { name: 'Role of zoe@example.com' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Viewer' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The role of zoe@example.com was not changed');
+    expect(alert).toHaveTextContent('A site needs at least one manager.');
+    expect(screen.queryByText(/is now a/)).not.toBeInTheDocument();
+  });
+
+  it('says when a user was removed', async () => {
+    renderList(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove zoe@example.com' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('zoe@example.com was removed from this site.')).toBeInTheDocument();
+  });
+
+  it("says when a removal was refused, with the server's reason", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderList(true, people, { removal: () => Promise.reject(new Error('Not allowed.')) });
+    await userEvent.click(screen.getByRole('button', { name: 'Remove amy@example.com' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('amy@example.com was not removed')).toBeInTheDocument();
+    expect(screen.getByText('Not allowed.')).toBeInTheDocument();
+    expect(screen.queryByText(/was removed from/)).not.toBeInTheDocument();
   });
 
   it('shows the empty text', () => {

@@ -1,9 +1,11 @@
-import { ActionIcon, Badge, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ROLE_OPTIONS, type LowerRole, type Permission } from '@plinth/shared';
 import type { UpdatePermissionInput } from '../lib/api/update-permission';
+import { errorText } from '../lib/mutation-state';
 import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { ExpandableRow } from './ExpandableRow';
 
@@ -19,7 +21,6 @@ export type UsersListProps = {
   permissions: Permission[];
   /** The caller may change roles and remove users here; otherwise roles are read-only labels. */
   canManage: boolean;
-  isLoading?: boolean;
   /** Shown when there is nobody in the list. */
   emptyText: string;
   /** Where users are removed from, for the confirmation ('this organization'). */
@@ -58,25 +59,40 @@ function UserLabel({ permission }: { permission: Permission }) {
   );
 }
 
+/** Says how a role change or a removal ended: done, or refused with the server's reason (also logged, spec section 8). */
+function announce(write: Promise<unknown>, texts: { done: string; failed: string }) {
+  write.then(
+    () => notifications.show({ color: 'teal', message: texts.done }),
+    (e: unknown) => {
+      console.error(texts.failed, e);
+      notifications.show({ color: 'red', title: texts.failed, message: errorText(e, 'Please try again.') });
+    },
+  );
+}
+
 /**
  * The users of an organization, site or exhibit by email. Managers get a role dropdown and a
- * remove button (confirmed); everyone else reads the role. Role change and removal failures are
- * not shown here (the organization and site screens log them, spec section 8; the exhibit screen
- * shows them itself), so the confirmation closes either way.
+ * remove button (confirmed); everyone else reads the role. Every role change and removal says how
+ * it ended in a notification (the server's reason when refused); the confirmation closes either way.
  */
-export function UsersList({ title, permissions, canManage, isLoading, emptyText, scopeLabel, updateRole, remove, renderDetails }: UsersListProps) {
+export function UsersList({ title, permissions, canManage, emptyText, scopeLabel, updateRole, remove, renderDetails }: UsersListProps) {
   const [removing, setRemoving] = useState<Permission | null>(null);
   const changingId = updateRole.isPending ? updateRole.variables?.permissionId : undefined;
 
   const handleRoleChange = (permission: Permission, value: string | null) => {
     const role = ROLE_OPTIONS.find((o) => o.value === value)?.value;
     if (!role || role === permission.role) return;
-    updateRole.mutateAsync({ permissionId: permission.id, role }).catch((e: unknown) => console.error('Permission update failed', e));
+    announce(updateRole.mutateAsync({ permissionId: permission.id, role }), {
+      done: `${permission.email} is now a ${roleLabel(role)} of ${scopeLabel}.`,
+      failed: `The role of ${permission.email} was not changed`,
+    });
   };
 
   const handleRemove = async () => {
     if (!removing) return;
-    await remove.mutateAsync(removing.id).catch((e: unknown) => console.error('User removal failed', e));
+    const write = remove.mutateAsync(removing.id);
+    announce(write, { done: `${removing.email} was removed from ${scopeLabel}.`, failed: `${removing.email} was not removed` });
+    await write.catch(() => undefined);
   };
 
   const sorted = [...permissions].sort((a, b) => a.email.localeCompare(b.email));
@@ -84,9 +100,7 @@ export function UsersList({ title, permissions, canManage, isLoading, emptyText,
   return (
     <Stack gap="sm">
       {title && <Title order={3}>{title}</Title>}
-      {isLoading ? (
-        <Loader aria-label="Loading users" />
-      ) : sorted.length === 0 ? (
+      {sorted.length === 0 ? (
         <Text c="dimmed">{emptyText}</Text>
       ) : (
         <Stack gap="xs" role="list" aria-label={title ?? 'Users'}>

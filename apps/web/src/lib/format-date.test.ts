@@ -16,9 +16,9 @@ describe('formatDate', () => {
     expect(formatDate(AFTERNOON, 'cardWithSeconds')).toBe('03/14/2026, 4:05:09 pm');
   });
 
-  it('writes exhibit Date values as MM-DD-YYYY h:mm AM/PM', () => {
-    expect(formatDate(AFTERNOON, 'value')).toBe('03-14-2026 4:05 PM');
-    expect(formatDate(new Date(2026, 0, 2, 0, 30).toISOString(), 'value')).toBe('01-02-2026 12:30 AM');
+  it('writes exhibit Date values as MM-DD-YYYY h:mm am/pm', () => {
+    expect(formatDate(AFTERNOON, 'value')).toBe('03-14-2026 4:05 pm');
+    expect(formatDate(new Date(2026, 0, 2, 0, 30).toISOString(), 'value')).toBe('01-02-2026 12:30 am');
   });
 
   it('writes hardware details and firmware tables as MM-DD-YYYY plus the time with seconds', () => {
@@ -63,9 +63,9 @@ describe('onlineSinceText', () => {
 
 describe('the logs and reports formats', () => {
   it('writes log times as a long date with seconds', () => {
-    expect(formatDate(AFTERNOON, 'log')).toBe('March 14, 2026 4:05:09 PM');
-    expect(formatDate(Date.parse(MORNING), 'log')).toBe('January 2, 2026 9:07:03 AM');
-    expect(formatDate(new Date(MORNING), 'log')).toBe('January 2, 2026 9:07:03 AM');
+    expect(formatDate(AFTERNOON, 'log')).toBe('March 14, 2026 4:05:09 pm');
+    expect(formatDate(Date.parse(MORNING), 'log')).toBe('January 2, 2026 9:07:03 am');
+    expect(formatDate(new Date(MORNING), 'log')).toBe('January 2, 2026 9:07:03 am');
   });
 
   it('labels exhibit report buckets MM-DD HH:mm and hardware report days MM-DD', () => {
@@ -75,7 +75,7 @@ describe('the logs and reports formats', () => {
 
   it('stamps file names and writes picker values', () => {
     expect(formatDate(AFTERNOON, 'fileStamp')).toBe('20260314-160509');
-    expect(formatDate(AFTERNOON, 'picker')).toBe('03-14-2026 4:05 PM');
+    expect(formatDate(AFTERNOON, 'picker')).toBe('03-14-2026 4:05 pm');
   });
 
   it('reads epoch 0 as a date, not as missing', () => {

@@ -1,27 +1,30 @@
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
 import { TOKEN_DATE_LENGTH } from '@plinth/shared';
+import { NO_VALUE } from './no-value';
 
 dayjs.extend(relativeTime);
 
 /**
  * Every date format of the console, named by where the spec shows it (section 9 of both
  * documents): MM/DD/YYYY with the time in files and hardware cards, MM-DD-YYYY plus the time
- * elsewhere. Add a format here rather than formatting a date in a feature.
+ * elsewhere. One time style everywhere: a 12-hour clock with a lowercase am/pm, as the spec writes
+ * it for files ("h:mm a"), seconds only where the spec asks for them (device times, logs). Add a
+ * format here rather than formatting a date in a feature.
  */
 export const DATE_FORMATS = {
   /** Files and the site's hardware cards: 03/14/2026, 4:05 pm. */
   card: 'MM/DD/YYYY, h:mm a',
   /** The exhibit's connected-hardware cards, which show seconds: 03/14/2026, 4:05:09 pm. */
   cardWithSeconds: 'MM/DD/YYYY, h:mm:ss a',
-  /** Exhibit status and setting values of type Date: 03-14-2026 4:05 PM. */
-  value: 'MM-DD-YYYY h:mm A',
+  /** Exhibit status and setting values of type Date, scheduled events: 03-14-2026 4:05 pm. */
+  value: 'MM-DD-YYYY h:mm a',
   /** Hardware details and firmware tables: 03-14-2026 4:05:09 pm. */
   detail: 'MM-DD-YYYY h:mm:ss a',
-  /** Log times: a long date with seconds, March 14, 2026 4:05:09 PM. */
-  log: 'MMMM D, YYYY h:mm:ss A',
-  /** The start and end pickers of the logs and reports tabs: 03-14-2026 4:05 PM. */
-  picker: 'MM-DD-YYYY h:mm A',
+  /** Log times: a long date with seconds, March 14, 2026 4:05:09 pm. */
+  log: 'MMMM D, YYYY h:mm:ss a',
+  /** The start and end pickers of the logs and reports tabs, and Date setting pickers: 03-14-2026 4:05 pm. */
+  picker: 'MM-DD-YYYY h:mm a',
   /** Exhibit report labels (the bucket starts), in the viewer's zone: 03-14 16:00. */
   reportBucket: 'MM-DD HH:mm',
   /** Hardware report labels, one a day: 03-14. */
@@ -33,7 +36,7 @@ export const DATE_FORMATS = {
 export type DateFormat = keyof typeof DATE_FORMATS;
 
 /** What a missing or unreadable date shows unless the caller names another text. */
-export const NO_DATE = '-';
+export const NO_DATE = NO_VALUE;
 
 /**
  * A date-time (an ISO string from the server, what a device sent, epoch milliseconds or a Date) in

@@ -1,5 +1,7 @@
+import { NO_VALUE } from './no-value';
+
 /** What a size that cannot be read shows. */
-const NO_SIZE = '-';
+const NO_SIZE = NO_VALUE;
 
 const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;
 

@@ -106,7 +106,7 @@ describe('LogsView', () => {
     const table = screen.getByRole('table', { name: 'Logs' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['DATETIME', 'LOG', 'EVENT TYPE']);
     expect(within(rows()[0]!).getByText('line 0')).toBeInTheDocument();
-    expect(screen.getByTestId('log-range-text')).toHaveTextContent(/^Displaying logs from \w+ \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} (AM|PM) to /);
+    expect(screen.getByTestId('log-range-text')).toHaveTextContent(/^Displaying logs from \w+ \d{1,2}, \d{4} \d{1,2}:\d{2}:\d{2} (am|pm) to /);
     expect(pager()).toHaveTextContent('Displaying 1 - 20 of 45 results');
     for (const level of LOG_LEVELS) expect(screen.getByRole('checkbox', { name: level })).toBeChecked();
   });

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCpu } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { can, MqttPath, parseRole, type Exhibit, type Hardware } from '@plinth/shared';
 import { z } from 'zod';
 import { CardGrid } from '../../../components/CardGrid';
+import { QueryGate } from '../../../components/QueryGate';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
 import { useUpdateExhibit } from '../../../lib/api/update-exhibit';
@@ -69,9 +70,6 @@ export function ExhibitHardwareTab({ exhibit }: { exhibit: Exhibit }) {
     [],
     connectedList.map((h) => h.id),
   );
-  useEffect(() => {
-    if (connected.isError) console.error('Could not retrieve hardware for this exhibit', connected.error);
-  }, [connected.isError, connected.error]);
 
   const trimmed = form.values.mqttPath.trim();
   const isValid = form.isValid();
@@ -112,15 +110,15 @@ export function ExhibitHardwareTab({ exhibit }: { exhibit: Exhibit }) {
           </Button>
         )}
       </Group>
-      {connected.isPending ? (
-        <Loader aria-label="Loading hardware" />
-      ) : (
-        <CardGrid
-          items={[...connectedList].sort((a, b) => a.name.localeCompare(b.name))}
-          renderCard={(h) => <ConnectedHardwareCard hardware={h} />}
-          emptyText="No hardware is connected to this exhibit."
-        />
-      )}
+      <QueryGate query={connected} loading="Loading hardware" failed="The hardware of this exhibit cannot be shown right now.">
+        {(data) => (
+          <CardGrid
+            items={[...data.hardware].sort((a, b) => a.name.localeCompare(b.name))}
+            renderCard={(h) => <ConnectedHardwareCard hardware={h} />}
+            emptyText="No hardware is connected to this exhibit."
+          />
+        )}
+      </QueryGate>
       {canConnect && (
         <ConnectHardwareDialog
           opened={dialogOpen}

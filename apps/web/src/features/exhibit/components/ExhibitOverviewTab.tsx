@@ -5,6 +5,7 @@ import { useExhibitManifest } from '../api/get-exhibit-manifest';
 import { formatSettingValue, formatStatusValue, truncateText } from '../lib/format';
 import { allVisibleSettings, isHiddenId } from '../lib/settings-tree';
 import { ManifestPlaceholder } from './ManifestPlaceholder';
+import { orDash } from '../../../lib/no-value';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -101,7 +102,7 @@ export function ExhibitOverviewTab({ exhibit }: { exhibit: Exhibit }) {
           <Text size="sm" fw={500}>
             MQTT IP Address
           </Text>
-          <Value text={exhibit.mqttPath || '-'} />
+          <Value text={orDash(exhibit.mqttPath)} />
         </Box>
       </Section>
     </Stack>

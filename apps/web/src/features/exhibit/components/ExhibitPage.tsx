@@ -11,7 +11,6 @@ import { LogsView } from '../../../components/logs/LogsView';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { SideNavLayout } from '../../../components/SideNavLayout';
-import { useOrganization } from '../../../lib/api/get-organization';
 import { useSite } from '../../../lib/api/get-site';
 import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
 import { useUpdateExhibit } from '../../../lib/api/update-exhibit';
@@ -19,6 +18,7 @@ import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
+import { useParentCrumbs } from '../../../lib/use-parent-crumbs';
 import { useDeleteExhibit } from '../api/delete-exhibit';
 import { useExhibit } from '../api/get-exhibit';
 import { useSetOpMode } from '../api/set-op-mode';
@@ -62,8 +62,12 @@ function ExhibitScreen() {
   const navigate = useNavigate();
 
   const exhibit = useExhibit(exhibitId);
-  const organization = useOrganization(orgId);
   const site = useSite(siteId);
+  const crumbs = useParentCrumbs({
+    orgId,
+    organizationName: exhibit.data?.organizationName ?? '',
+    site: { id: siteId, name: exhibit.data?.siteName ?? '', tab: 'exhibits' },
+  });
   const siteExhibits = useExhibitsBySites(siteId ? [siteId] : []);
   const siteList = useMemo(() => siteExhibits.data?.exhibits ?? [], [siteExhibits.data]);
   useRealtimeSubscription([exhibitId, ...siteList.map((e) => e.id)]);
@@ -98,7 +102,6 @@ function ExhibitScreen() {
   const canOperate = can(role, 'operate');
   const isOn = current.opMode === 'On';
   const nextMode: OpMode = isOn ? 'Off' : 'On';
-  const orgName = organization.data?.name ?? current.organizationName;
   const siteName = site.data?.name ?? current.siteName;
   const siteExhibitsPath = paths.site(orgId, siteId, 'exhibits');
   const { groups, items } = groupSiteExhibits(siteList.length ? siteList : [current], (e) => paths.exhibit(orgId, siteId, e.id, tab));
@@ -170,10 +173,7 @@ function ExhibitScreen() {
         <ItemPageHeader
           itemType="exhibit"
           name={current.name}
-          crumbs={[
-            { label: orgName, to: organization.isSuccess ? paths.organization(orgId, 'sites') : null },
-            { label: siteName, to: site.isSuccess ? siteExhibitsPath : null },
-          ]}
+          crumbs={crumbs}
           subtitle={
             current.leader && (
               <Text size="sm" c="dimmed">

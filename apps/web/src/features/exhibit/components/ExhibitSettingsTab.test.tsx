@@ -9,7 +9,7 @@ import type { Exhibit, ManifestResponse } from '@plinth/shared';
 import { CLICK_GUARD_MS } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
 import { errorBody, EXHIBIT, exhibitBody, json, manifestBody, newQueryClient, ORG, renderWith, serve, setting, settingList } from '../test/fixtures';
-import { APPLY_TO_FOLLOWERS_FAILURE, APPLY_TO_FOLLOWERS_SUCCESS, ExhibitSettingsTab, READ_ONLY_SETTING_HINT } from './ExhibitSettingsTab';
+import { APPLY_TO_FOLLOWERS_FAILURE, APPLY_TO_FOLLOWERS_SUCCESS, ExhibitSettingsTab, opModeDiscardText, READ_ONLY_SETTING_HINT } from './ExhibitSettingsTab';
 
 const dropdownItems = [
   { id: 'day', display: 'Day', order: 0 },
@@ -251,10 +251,17 @@ describe('ExhibitSettingsTab', () => {
     await user.click(screen.getByRole('switch', { name: 'Sound' }));
     await user.click(screen.getByRole('button', { name: /Display/ }));
     expect(screen.getByText('Brightness')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     rerender(ui(exhibitBody({ opMode: 'Off', op_mode: false })));
     expect(screen.queryAllByText('Modified')).toHaveLength(0);
     expect(screen.queryByText('Brightness')).not.toBeInTheDocument();
     expect(screen.getByRole('switch', { name: 'Night only' })).toBeEnabled();
+    // The edit that was lost is announced.
+    expect(screen.getByRole('alert')).toHaveTextContent(opModeDiscardText('Off'));
+    // A change with nothing pending says nothing.
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    rerender(ui(exhibitBody({ opMode: 'On' })));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('navigates groups, lists and items under the All Settings breadcrumb with a back button', async () => {

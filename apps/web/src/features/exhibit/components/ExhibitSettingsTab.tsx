@@ -23,9 +23,11 @@ import { ManifestPlaceholder } from './ManifestPlaceholder';
 import { SettingField } from './settings/SettingField';
 import { SettingListView } from './settings/SettingListView';
 
-type Banner = { color: 'teal' | 'red'; title?: string; text: string } | null;
+type Banner = { color: 'teal' | 'yellow' | 'red'; title?: string; text: string } | null;
 
 export const APPLY_TO_FOLLOWERS_SUCCESS = 'The current settings have been applied to all follower exhibits.';
+/** Said when a live op-mode change (spec 2.4) clears edits that were not saved. */
+export const opModeDiscardText = (mode: OpMode) => `The exhibit switched to ${mode} mode, so your unsaved setting edits were discarded.`;
 export const APPLY_TO_FOLLOWERS_FAILURE = 'The current settings could not be applied to all follower exhibits. Please try again later.';
 /** Under a setting the caller's role or granular level lets them read but not change (hidden ones are not in the manifest). */
 export const READ_ONLY_SETTING_HINT = 'You can see this setting but not change it.';
@@ -78,11 +80,14 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
   }, [dirty, onDirtyChange]);
   useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
 
-  // Changing the op mode clears pending edits and navigation (spec 2.4).
+  // Changing the op mode clears pending edits and navigation (spec 2.4), and says so when edits were lost.
   const lastMode = useRef(opMode);
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
   useEffect(() => {
     if (lastMode.current === opMode) return;
     lastMode.current = opMode;
+    if (dirtyRef.current) setBanner({ color: 'yellow', title: 'Unsaved edits discarded', text: opModeDiscardText(opMode) });
     setPending({});
     setPath([]);
   }, [opMode]);
@@ -353,8 +358,9 @@ export function ExhibitSettingsTab({ exhibit, onDirtyChange }: { exhibit: Exhibi
           variant="light"
           color={banner.color}
           title={banner.title}
-          role={banner.color === 'red' ? 'alert' : 'status'}
+          role={banner.color === 'teal' ? 'status' : 'alert'}
           withCloseButton
+          closeButtonLabel="Dismiss"
           onClose={() => setBanner(null)}
         >
           {banner.text}

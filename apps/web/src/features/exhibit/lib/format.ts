@@ -1,5 +1,6 @@
 import { OVERVIEW_TRUNCATE_CHARS, type ExhibitSetting, type SettingValue, type Status } from '@plinth/shared';
 import { formatDate } from '../../../lib/format-date';
+import { NO_VALUE } from '../../../lib/no-value';
 
 /** Cuts text at the overview's limit (45 characters), marking the cut with an ellipsis. */
 export function truncateText(text: string, limit = OVERVIEW_TRUNCATE_CHARS): string {
@@ -19,7 +20,7 @@ function formatDateValue(value: string): string {
 
 /** A setting value as a person reads it. */
 export function formatSettingValue(setting: ExhibitSetting, value: SettingValue = setting.value): string {
-  if (value === null || value === '') return '-';
+  if (value === null || value === '') return NO_VALUE;
   switch (setting.type) {
     case 'Toggle':
       return value === true ? 'On' : 'Off';
@@ -27,7 +28,7 @@ export function formatSettingValue(setting: ExhibitSetting, value: SettingValue 
     case 'SingleButtonGroup':
       return setting.items.find((i) => i.id === value)?.display ?? String(value);
     case 'TextAreaInput':
-      return htmlToText(String(value)) || '-';
+      return htmlToText(String(value)) || NO_VALUE;
     case 'Date':
       return formatDateValue(String(value));
     default:
@@ -37,7 +38,7 @@ export function formatSettingValue(setting: ExhibitSetting, value: SettingValue 
 
 /** A status value as a person reads it. */
 export function formatStatusValue(status: Status): string {
-  if (status.value === null || status.value === '') return '-';
+  if (status.value === null || status.value === '') return NO_VALUE;
   if (status.type === 'Date') return formatDateValue(String(status.value));
   return String(status.value);
 }

@@ -22,6 +22,6 @@ describe('schedule calendar', () => {
     expect(frequencyText(null)).toBe('Does not repeat');
     expect(frequencyText({ label: 'Daily', value: 'Daily', altValue: '1111111' })).toBe('Daily');
     expect(frequencyText({ label: 'Custom', value: 'Custom', altValue: '0100010' })).toBe('Custom: Monday, Friday');
-    expect(formatScheduleDate('2026-03-12T09:00:00.000Z', 'Europe/Paris')).toBe('03-12-2026 10:00 AM');
+    expect(formatScheduleDate('2026-03-12T09:00:00.000Z', 'Europe/Paris')).toBe('03-12-2026 10:00 am');
   });
 });

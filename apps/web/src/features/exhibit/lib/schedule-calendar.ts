@@ -1,6 +1,7 @@
 import type { EventInput } from '@fullcalendar/core';
 import { DateTime } from 'luxon';
 import { DAY_NAMES, type Frequency, type ScheduledEvent, type ScheduleState } from '@plinth/shared';
+import { formatDate, NO_DATE } from '../../../lib/format-date';
 
 /** How an occurrence in each state is drawn: completed grey, waiting or running orange, failed red, missed outlined red. */
 export const SCHEDULE_STATE_STYLES: Record<ScheduleState, { background: string; border: string; text: string; label: string }> = {
@@ -48,9 +49,10 @@ export function frequencyText(frequency: Frequency | null): string {
   return `Custom: ${days.join(', ')}`;
 }
 
-/** An instant in the site's zone as MM-DD-YYYY plus the time (spec 9). */
+/** An instant as the site's wall clock shows it, in the console's one date style (spec 9: MM-DD-YYYY plus the time). */
 export function formatScheduleDate(iso: string | null, zone: string): string {
-  if (!iso) return '-';
+  if (!iso) return NO_DATE;
   const dt = DateTime.fromISO(iso, { zone });
-  return dt.isValid ? dt.toFormat('MM-dd-yyyy hh:mm a') : iso;
+  // The wall time without a zone, which formatDate reads as it is.
+  return dt.isValid ? formatDate(dt.toFormat("yyyy-MM-dd'T'HH:mm:ss"), 'value') : iso;
 }

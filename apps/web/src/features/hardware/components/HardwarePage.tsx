@@ -16,6 +16,7 @@ import { useUpdateHardware } from '../../../lib/api/update-hardware';
 import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
+import { useParentCrumbs } from '../../../lib/use-parent-crumbs';
 import { useDeleteHardware } from '../api/delete-hardware';
 import { useHardware } from '../api/get-hardware';
 import { useHardwareLiveEvents } from '../hooks/useHardwareLiveEvents';
@@ -69,6 +70,11 @@ export function HardwarePage() {
   const debug = useUpdateHardware();
   const remove = useDeleteHardware();
   const siteList = siteHardware.data?.hardware ?? [];
+  const crumbs = useParentCrumbs({
+    orgId,
+    organizationName: hardware.data?.organizationName ?? '',
+    site: { id: siteId, name: hardware.data?.siteName ?? '', tab: 'hardware' },
+  });
   useRealtimeSubscription(
     [],
     [...new Set([hardwareId, ...siteList.map((h) => h.id)])].filter(Boolean),
@@ -121,10 +127,7 @@ export function HardwarePage() {
         <ItemPageHeader
           itemType="hardware"
           name={current.name}
-          crumbs={[
-            { label: current.organizationName, to: paths.organization(orgId, 'sites') },
-            { label: current.siteName, to: paths.site(orgId, siteId, 'hardware') },
-          ]}
+          crumbs={crumbs}
           badge={<OnlineBadge online={current.online} />}
           actions={
             <Tooltip

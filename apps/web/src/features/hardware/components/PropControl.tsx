@@ -19,6 +19,7 @@ import {
   splitLedValue,
   type DisplayType,
 } from '../lib/prop-values';
+import { orDash } from '../../../lib/no-value';
 
 /** The text shown under a control whose send the server or board refused (spec section 5). */
 export const INVALID_DATA_MESSAGE = 'Invalid data entered...';
@@ -115,7 +116,7 @@ function TextControl({ hardwareId, peripheral, prop, enabled }: PropControlProps
   const current = prop.value === null ? '' : String(prop.value);
   // The board's buffer (max) holds the trailing null too.
   const maxLength = prop.max != null && prop.max > 0 ? prop.max - 1 : undefined;
-  if (prop.settable !== 'true') return <Text size="sm">{current || '-'}</Text>;
+  if (prop.settable !== 'true') return <Text size="sm">{orDash(current)}</Text>;
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!draft || !enabled) return;
@@ -125,7 +126,7 @@ function TextControl({ hardwareId, peripheral, prop, enabled }: PropControlProps
     <form onSubmit={handleSubmit}>
       <Stack gap={2}>
         <Text size="xs" c="dimmed">
-          Current: {current || '-'}
+          Current: {orDash(current)}
         </Text>
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <TextInput
@@ -152,7 +153,7 @@ function NumberControl({ hardwareId, peripheral, prop, enabled }: PropControlPro
   const [displayType, setDisplayType] = useState<DisplayType>(() => defaultDisplayType(prop));
   const [draft, setDraft] = useState('');
   const current = numericValue(prop.value);
-  const shown = current === null ? (prop.value === null ? '-' : String(prop.value)) : formatNumber(current, displayType);
+  const shown = current === null ? orDash(prop.value) : formatNumber(current, displayType);
   const settable = prop.settable === 'true';
   const check = draft === '' ? null : checkNumberInput(prop, draft, displayType);
   const error = check && !check.ok ? check.message : null;
@@ -242,7 +243,7 @@ function LedControl({ hardwareId, peripheral, prop, enabled }: PropControlProps)
       <Stack gap={4}>
         <Group gap="xs" wrap="nowrap">
           <Text size="xs" c="dimmed">
-            Current: {prop.value === null ? '-' : String(prop.value)}
+            Current: {orDash(prop.value)}
           </Text>
           <span
             aria-hidden
@@ -307,7 +308,7 @@ export function PropControl(props: PropControlProps) {
   else if (prop.type === 'text') control = <TextControl {...props} />;
   else if (isNumberProp(prop.type)) control = <NumberControl {...props} />;
   else if (isLedProp(prop.type)) control = <LedControl {...props} />;
-  else control = <Text size="sm">{prop.value === null ? '-' : String(prop.value)}</Text>;
+  else control = <Text size="sm">{orDash(prop.value)}</Text>;
   return (
     <Group gap="md" align="flex-start" wrap="nowrap" data-testid={`prop-${peripheral.name}-${prop.name}`}>
       <Text size="sm" fw={500} w={110} style={{ flexShrink: 0, overflowWrap: 'anywhere' }}>

@@ -1,14 +1,9 @@
 import type { Hardware } from '@plinth/shared';
 
-/** What the overview shows for a value the board has not reported. */
-export const MISSING = '-';
+import { NO_VALUE } from '../../../lib/no-value';
 
-/** A value as text, or a dash when it is missing (spec 2.13). */
-export function orDash(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return MISSING;
-  const text = String(value).trim();
-  return text === '' ? MISSING : text;
-}
+/** The overview's values: a dash for what the board has not reported (spec 2.13). */
+export { NO_VALUE as MISSING, orDash } from '../../../lib/no-value';
 
 /**
  * The peripheral count of the overview: a dash for a board that has never reported (no firmware,
@@ -16,7 +11,7 @@ export function orDash(value: string | number | null | undefined): string {
  */
 export function peripheralCount(hardware: Pick<Hardware, 'numPeripherals' | 'plinth_fw' | 'ip' | 'mac'>): string {
   const hasReported = hardware.numPeripherals > 0 || [hardware.plinth_fw, hardware.ip, hardware.mac].some((v) => v !== null && v.trim() !== '');
-  return hasReported ? String(hardware.numPeripherals) : MISSING;
+  return hasReported ? String(hardware.numPeripherals) : NO_VALUE;
 }
 
 /** File sizes are written by the console's one formatter (spec section 9). */

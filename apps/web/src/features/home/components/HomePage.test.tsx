@@ -8,6 +8,7 @@ import type { CurrentUser, Exhibit, Hardware, OrganizationSummary, SiteSummary }
 import { queryKeys } from '../../../lib/query-keys';
 import { filterHomeData, visibleCategories, type HomeData } from '../search';
 import { HomePage } from './HomePage';
+import { ORGANIZATION_CLOSED_HINT } from './OrganizationCard';
 
 const ids = {
   harbor: '00000000-0000-4000-8000-000000000001',
@@ -213,6 +214,10 @@ describe('HomePage', () => {
       `/organization/${ids.harbor}/sites`,
     );
     expect(within(panel).getByText('Civic Science Center').closest('a')).toBeNull();
+    // The card that does not open says why; the one that opens needs no hint.
+    const closed = within(panel).getByText('Civic Science Center').closest('[data-clickable]');
+    expect(closed).toHaveTextContent(ORGANIZATION_CLOSED_HINT);
+    expect(within(panel).getByText('Harbor Museum').closest('a')).not.toHaveTextContent(ORGANIZATION_CLOSED_HINT);
   });
 
   it('welcomes a user with nothing to see', () => {

@@ -2,6 +2,7 @@ import { Button, Group, Stack } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { can, parseRole, type Organization } from '@plinth/shared';
+import { QueryGate } from '../../../components/QueryGate';
 import { UsersList } from '../../../components/UsersList';
 import { UsersListAddDialog } from '../../../components/UsersListAddDialog';
 import { useCreatePermission } from '../../../lib/api/create-permission';
@@ -19,8 +20,6 @@ export function OrganizationUsersTab({ organization }: { organization: Organizat
   const [adding, setAdding] = useState(false);
   const canManage = permissions.data?.canManage ?? (organization.isAdmin || can(parseRole(organization.role), 'manageUsers'));
 
-  if (permissions.isError) console.error('User list load failed', permissions.error);
-
   return (
     <Stack gap="md">
       {canManage && (
@@ -30,15 +29,18 @@ export function OrganizationUsersTab({ organization }: { organization: Organizat
           </Button>
         </Group>
       )}
-      <UsersList
-        permissions={permissions.data?.permissions ?? []}
-        canManage={canManage}
-        isLoading={permissions.isPending}
-        emptyText="There are no users in this organization."
-        scopeLabel="this organization"
-        updateRole={updateRole}
-        remove={remove}
-      />
+      <QueryGate query={permissions} loading="Loading users" failed="The users of this organization cannot be shown right now.">
+        {(data) => (
+          <UsersList
+            permissions={data.permissions}
+            canManage={canManage}
+            emptyText="There are no users in this organization."
+            scopeLabel="this organization"
+            updateRole={updateRole}
+            remove={remove}
+          />
+        )}
+      </QueryGate>
       <UsersListAddDialog
         opened={adding}
         onClose={() => setAdding(false)}

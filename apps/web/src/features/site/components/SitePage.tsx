@@ -24,6 +24,7 @@ import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
+import { useParentCrumbs } from '../../../lib/use-parent-crumbs';
 import { useCreateExhibit } from '../api/create-exhibit';
 import { useCreateHardware } from '../api/create-hardware';
 import { useDeleteSite } from '../api/delete-site';
@@ -87,6 +88,7 @@ export function SitePage() {
   const site = useSite(siteId);
   const organization = useOrganization(orgId);
   const orgSites = useOrganizationSites(orgId);
+  const crumbs = useParentCrumbs({ orgId, organizationName: site.data?.organizationName ?? '' });
   const siteSettings = useSiteSettings(site.isSuccess ? siteId : undefined);
   const exhibits = useExhibitsBySites(siteId ? [siteId] : []);
   const hardware = useHardwareBySite(siteId);
@@ -184,7 +186,7 @@ export function SitePage() {
         <ItemPageHeader
           itemType="site"
           name={current.name}
-          crumbs={[{ label: orgName, to: orgReadable ? paths.organization(orgId, 'sites') : null }]}
+          crumbs={crumbs}
           actions={action}
           canEdit={current.canCreate}
           onRename={handleRename}
@@ -208,7 +210,7 @@ export function SitePage() {
             <SiteHardwareTab hardware={hardwareList} isLoading={hardware.isPending} />
           </Tabs.Panel>
           <Tabs.Panel value="users" pt="md">
-            <SiteUsersTab siteId={siteId} canManage={canManageUsers} />
+            <SiteUsersTab siteId={siteId} />
           </Tabs.Panel>
           {hasReports && (
             <Tabs.Panel value="reports" pt="md">

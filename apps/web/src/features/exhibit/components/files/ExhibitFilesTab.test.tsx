@@ -276,7 +276,7 @@ describe('ExhibitFilesTab: deleting', () => {
     expect(within(inUse).getByText('intro.mp4')).toBeInTheDocument();
     expect(within(inUse).getByText('Setting “Attract video” of Star Dome')).toBeInTheDocument();
     expect(within(inUse).getByText('Setting “Clip” (list item “Morning”) of Main Dome')).toBeInTheDocument();
-    expect(within(inUse).getByText('Event “Holiday loop” on 03-14-2026 4:05 PM')).toBeInTheDocument();
+    expect(within(inUse).getByText('Event “Holiday loop” on 03-14-2026 4:05 pm')).toBeInTheDocument();
     // The file that nothing used is gone already.
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Files (3)' })).toBeInTheDocument());
 

@@ -4,10 +4,10 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { can, fileNameProblem, parseRole, type Exhibit } from '@plinth/shared';
 import { PageState } from '../../../../components/PageState';
+import { QueryGate } from '../../../../components/QueryGate';
 import { useOrganization } from '../../../../lib/api/get-organization';
 import { usePublicConfig } from '../../../../lib/api/get-public-config';
 import { formatFileSize } from '../../../../lib/format-file-size';
-import { errorText } from '../../../../lib/mutation-state';
 import { paths } from '../../../../lib/paths';
 import { useExhibitFiles } from '../../api/list-files';
 import { useUploadFiles } from '../../api/upload-files';
@@ -97,22 +97,25 @@ export function ExhibitFilesTab({ exhibit }: { exhibit: Exhibit }) {
     </FileButton>
   );
 
-  const body = (() => {
-    if (list.isPending) return <PageState kind="loading" label="Loading files" />;
-    if (list.isError) return <PageState kind="error" label={`The files of this exhibit cannot be shown right now. ${errorText(list.error, '')}`.trim()} />;
-    if (files.length === 0) return <PageState kind="empty" label={isFollower ? 'The leader of this exhibit has no files yet.' : 'This exhibit has no files yet.'} />;
-    return (
-      <FilesTable
-        exhibitId={exhibit.id}
-        files={files}
-        sort={sort}
-        onSortChange={setSort}
-        checked={canChange ? checked : null}
-        onCheckedChange={setChecked}
-        contentManagerUrl={cmsUrl}
-      />
-    );
-  })();
+  const body = (
+    <QueryGate query={list} loading="Loading files" failed="The files of this exhibit cannot be shown right now.">
+      {(data) =>
+        data.files.length === 0 ? (
+          <PageState kind="empty" label={isFollower ? 'The leader of this exhibit has no files yet.' : 'This exhibit has no files yet.'} />
+        ) : (
+          <FilesTable
+            exhibitId={exhibit.id}
+            files={data.files}
+            sort={sort}
+            onSortChange={setSort}
+            checked={canChange ? checked : null}
+            onCheckedChange={setChecked}
+            contentManagerUrl={cmsUrl}
+          />
+        )
+      }
+    </QueryGate>
+  );
 
   return (
     <Stack gap="md">

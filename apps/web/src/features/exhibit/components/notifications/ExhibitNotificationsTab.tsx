@@ -9,6 +9,7 @@ import {
 } from '@plinth/shared';
 import { ExpandableRow } from '../../../../components/ExpandableRow';
 import { PageState } from '../../../../components/PageState';
+import { QueryGate } from '../../../../components/QueryGate';
 import { useCurrentUser } from '../../../../lib/api/get-current-user';
 import { errorText } from '../../../../lib/mutation-state';
 import { useExhibitNotifications } from '../../api/list-exhibit-notifications';
@@ -64,21 +65,6 @@ export function ExhibitNotificationsTab({ exhibit }: { exhibit: Exhibit }) {
   const me = useCurrentUser();
   const update = useUpdateExhibitNotification(exhibit.id);
 
-  if (!list.data) {
-    if (list.isError) {
-      return (
-        <PageState
-          kind="error"
-          label={`The notifications of this exhibit cannot be shown right now. ${errorText(list.error, '')}`.trim()}
-          onRetry={() => void list.refetch()}
-          isRetrying={list.isFetching}
-        />
-      );
-    }
-    return <PageState kind="loading" label="Loading notifications" />;
-  }
-
-  const rows = [...list.data.exhibitNotifications].sort((a, b) => a.email.localeCompare(b.email));
   const isOwn = (row: NotificationSubscription) => row.userId === me.data?.id;
 
   const handleToggle = (row: NotificationSubscription) => (toggle: NotificationToggle, value: boolean) =>
@@ -92,6 +78,33 @@ export function ExhibitNotificationsTab({ exhibit }: { exhibit: Exhibit }) {
       })
       .catch((e: unknown) => console.error('Notification change failed', e));
 
+  const body = (subscriptions: NotificationSubscription[]) => {
+    const rows = [...subscriptions].sort((a, b) => a.email.localeCompare(b.email));
+    if (rows.length === 0) return <PageState kind="empty" label={EXHIBIT_USER_MESSAGES.noUsers} />;
+    return (
+      <Stack gap="xs" role="list" aria-label="Notifications by user">
+        {rows.map((row) => (
+          <ExpandableRow
+            key={row.id}
+            label={row.email}
+            header={
+              <>
+                <Text truncate>{row.email}</Text>
+                {isOwn(row) && (
+                  <Badge variant="light" size="sm">
+                    You
+                  </Badge>
+                )}
+              </>
+            }
+          >
+            <NotificationToggles row={row} onToggle={handleToggle(row)} />
+          </ExpandableRow>
+        ))}
+      </Stack>
+    );
+  };
+
   return (
     <Stack gap="md">
       <Title order={4}>Notifications</Title>
@@ -100,30 +113,9 @@ export function ExhibitNotificationsTab({ exhibit }: { exhibit: Exhibit }) {
           The change could not be saved. {errorText(update.error, '')}
         </Alert>
       )}
-      {rows.length === 0 ? (
-        <PageState kind="empty" label={EXHIBIT_USER_MESSAGES.noUsers} />
-      ) : (
-        <Stack gap="xs" role="list" aria-label="Notifications by user">
-          {rows.map((row) => (
-            <ExpandableRow
-              key={row.id}
-              label={row.email}
-              header={
-                <>
-                  <Text truncate>{row.email}</Text>
-                  {isOwn(row) && (
-                    <Badge variant="light" size="sm">
-                      You
-                    </Badge>
-                  )}
-                </>
-              }
-            >
-              <NotificationToggles row={row} onToggle={handleToggle(row)} />
-            </ExpandableRow>
-          ))}
-        </Stack>
-      )}
+      <QueryGate query={list} loading="Loading notifications" failed="The notifications of this exhibit cannot be shown right now.">
+        {(data) => body(data.exhibitNotifications)}
+      </QueryGate>
     </Stack>
   );
 }

@@ -32,6 +32,8 @@ function scheduleOf(extendedProps: Record<string, unknown>): ScheduledEvent {
   return extendedProps.schedule as ScheduledEvent;
 }
 
+const EVENT_TIME_FORMAT = { hour: 'numeric', minute: '2-digit', meridiem: 'short' } as const;
+
 /**
  * The Scheduling tab's FullCalendar: week (default) and month views, prev/next/today, times in the
  * site's zone (through the luxon plugin), occurrences coloured by state. canModify users select an
@@ -62,6 +64,8 @@ export function ScheduleCalendar({ schedules, zone, canModify, isCompact, onRang
           : { left: 'prev,next today', center: 'title', right: 'timeGridWeek,dayGridMonth' }
       }
       titleFormat={isCompact ? { month: 'short', day: 'numeric' } : undefined}
+      // The console's one time style (a 12-hour clock with lowercase am/pm) in every view: '4:05pm'.
+      eventTimeFormat={EVENT_TIME_FORMAT}
       buttonText={{ today: 'Today', month: 'Month', week: 'Week', day: 'Day' }}
       height="auto"
       nowIndicator

@@ -4,6 +4,7 @@ import type { ScheduleChoices } from '../../lib/schedule-choices';
 import { changeKey, type ScheduleChange } from '../../lib/schedule-form';
 import { StrapiContentField } from '../settings/StrapiContentField';
 import { ScheduleSettingInput } from './ScheduleSettingInput';
+import { orDash } from '../../../../lib/no-value';
 
 export type ScheduleChangesEditorProps = {
   exhibitId: string;
@@ -150,7 +151,7 @@ function ChangeRow({ exhibitId, organizationId, change, choices, knownNames, dis
           editor: setting ? (
             <ScheduleSettingInput setting={setting} value={change.value} disabled={disabled} onChange={(value) => onChange({ ...change, value })} />
           ) : (
-            <Text size="sm">Value: {change.value === null ? '-' : String(change.value)}</Text>
+            <Text size="sm">Value: {orDash(change.value)}</Text>
           ),
         };
       }

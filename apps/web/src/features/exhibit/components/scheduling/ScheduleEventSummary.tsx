@@ -2,6 +2,7 @@ import { Badge, Group, List, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { ScheduledEvent } from '@plinth/shared';
 import { formatScheduleDate, frequencyText, SCHEDULE_STATE_STYLES } from '../../lib/schedule-calendar';
+import { NO_VALUE, orDash } from '../../../../lib/no-value';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -20,7 +21,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function changeLines(event: ScheduledEvent): string[] {
   return [
     ...event.schedulecontrols.map((c) => `Control ${c.control}${c.controlGroupItemId ? ` (item ${c.controlGroupItemId})` : ''}`),
-    ...event.schedulesettings.map((s) => `Setting ${s.setting}${s.listName ? ` (list item ${s.listName})` : ''}: ${s.value === null ? '-' : String(s.value)}`),
+    ...event.schedulesettings.map((s) => `Setting ${s.setting}${s.listName ? ` (list item ${s.listName})` : ''}: ${orDash(s.value)}`),
     ...event.schedulestrapicontents.map((s) => `Content ${s.strapicontent}: ${s.value === null ? 'none' : String(s.value)}`),
     ...(event.opMode ? [`Operating mode ${event.opMode}`] : []),
   ];
@@ -50,7 +51,7 @@ export function ScheduleEventSummary({ event, zone }: { event: ScheduledEvent; z
             ))}
           </List>
         ) : (
-          '-'
+          NO_VALUE
         )}
       </Field>
       {event.ranAt && <Field label="Ran at">{formatScheduleDate(event.ranAt, zone)}</Field>}

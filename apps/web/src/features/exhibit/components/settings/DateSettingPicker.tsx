@@ -1,5 +1,6 @@
 import { DateTimePicker } from '@mantine/dates';
 import type { SettingValue } from '@plinth/shared';
+import { DATE_FORMATS } from '../../../../lib/format-date';
 
 /** 'YYYY-MM-DD HH:mm:ss' in local time, as the date picker gives it, to an ISO string. */
 function pickerToIso(value: string | null): string | null {
@@ -23,7 +24,7 @@ export function DateSettingPicker({ label, labelHidden = false, value, disabled,
     <DateTimePicker
       {...(labelHidden ? { 'aria-label': label } : { label })}
       value={typeof value === 'string' && value ? new Date(value) : null}
-      valueFormat="MM-DD-YYYY hh:mm A"
+      valueFormat={DATE_FORMATS.picker}
       clearable
       disabled={disabled}
       onChange={(v) => onChange(pickerToIso(v))}

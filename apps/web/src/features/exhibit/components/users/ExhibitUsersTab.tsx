@@ -1,8 +1,7 @@
-import { Alert, Stack, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { toLowerRole, type Exhibit, type ExhibitMember, type Permission } from '@plinth/shared';
-import { PageState } from '../../../../components/PageState';
+import { QueryGate } from '../../../../components/QueryGate';
 import { UsersList } from '../../../../components/UsersList';
-import { errorText } from '../../../../lib/mutation-state';
 import { useDeleteExhibitUser } from '../../api/delete-exhibit-user';
 import { useExhibitUsers } from '../../api/list-exhibit-users';
 import { useUpdateExhibitUserRole } from '../../api/update-exhibit-user-role';
@@ -19,44 +18,27 @@ const toPermission = (member: ExhibitMember): Permission => ({
 
 /**
  * The exhibit's Users tab (spec 2.10, managers only): Add User, then the users by email, each
- * opening to its granular permissions. Managers change roles and remove users; a refused change
- * (the last manager…) shows the server's text.
+ * opening to its granular permissions. Managers change roles and remove users; the list says how
+ * each ended (a refused change shows the server's text: the last manager…).
  */
 export function ExhibitUsersTab({ exhibit }: { exhibit: Exhibit }) {
   const users = useExhibitUsers(exhibit.id);
-  const updateRole = useUpdateExhibitUserRole(exhibit.id);
-  const remove = useDeleteExhibitUser(exhibit.id);
 
-  if (!users.data) {
-    if (users.isError) {
-      return (
-        <PageState
-          kind="error"
-          label={`The users of this exhibit cannot be shown right now. ${errorText(users.error, '')}`.trim()}
-          onRetry={() => void users.refetch()}
-          isRetrying={users.isFetching}
-        />
-      );
-    }
-    return <PageState kind="loading" label="Loading users" />;
-  }
+  return (
+    <QueryGate query={users} loading="Loading users" failed="The users of this exhibit cannot be shown right now.">
+      {({ exhibitUsers, canManage }) => <ExhibitUsersList exhibitId={exhibit.id} exhibitUsers={exhibitUsers} canManage={canManage} />}
+    </QueryGate>
+  );
+}
 
-  const { exhibitUsers, canManage } = users.data;
-  const failure = updateRole.error ?? remove.error;
-  const handleCloseFailure = () => {
-    updateRole.reset();
-    remove.reset();
-  };
+function ExhibitUsersList({ exhibitId, exhibitUsers, canManage }: { exhibitId: string; exhibitUsers: ExhibitMember[]; canManage: boolean }) {
+  const updateRole = useUpdateExhibitUserRole(exhibitId);
+  const remove = useDeleteExhibitUser(exhibitId);
 
   return (
     <Stack gap="md">
       <Title order={4}>Users</Title>
-      {canManage && <AddExhibitUserForm exhibitId={exhibit.id} />}
-      {failure && (
-        <Alert color="red" variant="light" role="alert" withCloseButton onClose={handleCloseFailure}>
-          {errorText(failure, 'The change could not be saved.')}
-        </Alert>
-      )}
+      {canManage && <AddExhibitUserForm exhibitId={exhibitId} />}
       <UsersList
         permissions={exhibitUsers.map(toPermission)}
         canManage={canManage}
@@ -64,7 +46,7 @@ export function ExhibitUsersTab({ exhibit }: { exhibit: Exhibit }) {
         scopeLabel="this exhibit"
         updateRole={updateRole}
         remove={remove}
-        renderDetails={(p) => <GranularPermissionsEditor exhibitId={exhibit.id} userId={p.userId} email={p.email} canEdit={canManage} />}
+        renderDetails={(p) => <GranularPermissionsEditor exhibitId={exhibitId} userId={p.userId} email={p.email} canEdit={canManage} />}
       />
     </Stack>
   );

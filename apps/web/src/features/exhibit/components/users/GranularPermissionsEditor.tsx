@@ -2,7 +2,7 @@ import { Alert, Button, Group, SegmentedControl, Stack, Text, Title, Tooltip } f
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { GranularLevel, GranularPermissions, ItemPermission } from '@plinth/shared';
-import { PageState } from '../../../../components/PageState';
+import { QueryGate } from '../../../../components/QueryGate';
 import { errorText } from '../../../../lib/mutation-state';
 import { useGranularPermissions } from '../../api/get-granular-permissions';
 import { useUpdateGranularPermissions } from '../../api/update-granular-permissions';
@@ -90,26 +90,20 @@ function Section({ title, items, levelOf, disabled, onChange }: SectionProps) {
  * One exhibit user's level on each status, setting, setting list and control (spec 2.10): chosen
  * per item, never above what the role allows, and saved together with Save permissions.
  */
-export function GranularPermissionsEditor({ exhibitId, userId, email, canEdit }: GranularPermissionsEditorProps) {
+export function GranularPermissionsEditor(props: GranularPermissionsEditorProps) {
+  const { exhibitId, userId, email } = props;
   const granular = useGranularPermissions({ exhibitId, userId });
+  return (
+    <QueryGate query={granular} loading={`Loading the permissions of ${email}`} failed={`The permissions of ${email} cannot be shown right now.`}>
+      {(stored) => <LevelsForm {...props} stored={stored} />}
+    </QueryGate>
+  );
+}
+
+/** The levels as read (`stored`) with the edits not saved yet, Revert and Save permissions. */
+function LevelsForm({ exhibitId, userId, email, canEdit, stored }: GranularPermissionsEditorProps & { stored: GranularPermissions }) {
   const save = useUpdateGranularPermissions();
   const [edits, setEdits] = useState<LevelEdits>({});
-
-  if (!granular.data) {
-    if (granular.isError) {
-      return (
-        <PageState
-          kind="error"
-          label={`The permissions of ${email} cannot be shown right now. ${errorText(granular.error, '')}`.trim()}
-          onRetry={() => void granular.refetch()}
-          isRetrying={granular.isFetching}
-        />
-      );
-    }
-    return <PageState kind="loading" label={`Loading the permissions of ${email}`} />;
-  }
-
-  const stored: GranularPermissions = granular.data;
   const changes = countChanges(stored, edits);
   const levelOf = (key: GranularListKey) => (item: ItemPermission) => edits[key]?.[item.id] ?? item.level;
 

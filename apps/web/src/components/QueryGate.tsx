@@ -11,6 +11,12 @@ export type GatedQuery<T> = {
   refetch: () => unknown;
 };
 
+/** The same query with its data narrowed (`{ hardware: [...] }` to the list), for a component that shows only that part. */
+export function pickGated<T, U>(query: GatedQuery<T>, pick: (data: T) => U): GatedQuery<U> {
+  const { isError, error, isFetching, refetch } = query;
+  return { data: query.data === undefined ? undefined : pick(query.data), isError, error, isFetching, refetch };
+}
+
 export type QueryGateProps<T> = {
   query: GatedQuery<T>;
   /** The loader's accessible name ('Loading users'). */

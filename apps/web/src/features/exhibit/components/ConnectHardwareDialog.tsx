@@ -2,6 +2,7 @@ import { Checkbox } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Hardware } from '@plinth/shared';
 import { DeviceChoiceList } from '../../../components/DeviceChoiceList';
+import type { GatedQuery } from '../../../components/QueryGate';
 import { FormDialog, type DialogProps } from '../../../components/dialogs/FormDialog';
 import { resetForm } from '../../../lib/reset-form';
 import type { MutationState } from '../../../lib/mutation-state';
@@ -9,9 +10,8 @@ import type { HardwareConnectionChange } from '../api/update-hardware-connection
 
 export type ConnectHardwareDialogProps = DialogProps & {
   exhibitId: string;
-  /** The site's hardware the caller may see. */
-  hardware: Hardware[];
-  isLoading?: boolean;
+  /** The read of the site's hardware the caller may see. */
+  hardware: GatedQuery<Hardware[]>;
   /** Connects the added hardware and disconnects the removed ones; the dialog closes when it resolves. */
   onUpdate: (change: HardwareConnectionChange) => Promise<unknown>;
   /** The update's state: busy while pending, its error shown in the dialog. */
@@ -22,8 +22,8 @@ export type ConnectHardwareDialogProps = DialogProps & {
  * The 'Connect to Hardware' modal (spec 2.6): the site's hardware with online indicators, the
  * connected ones ticked; Update is enabled only when the selection changed.
  */
-export function ConnectHardwareDialog({ opened, onClose, exhibitId, hardware, isLoading, onUpdate, mutation }: ConnectHardwareDialogProps) {
-  const initial = hardware.filter((h) => h.exhibitId === exhibitId).map((h) => h.id);
+export function ConnectHardwareDialog({ opened, onClose, exhibitId, hardware, onUpdate, mutation }: ConnectHardwareDialogProps) {
+  const initial = (hardware.data ?? []).filter((h) => h.exhibitId === exhibitId).map((h) => h.id);
   const form = useForm<{ selected: string[] }>({ initialValues: { selected: initial } });
   const selected = form.values.selected;
   const connect = selected.filter((id) => !initial.includes(id));
@@ -44,8 +44,8 @@ export function ConnectHardwareDialog({ opened, onClose, exhibitId, hardware, is
     >
       <DeviceChoiceList
         devices={hardware}
-        isLoading={isLoading}
         loadingLabel="Loading hardware"
+        failedText="The hardware of this site cannot be shown right now."
         emptyText="No hardware available."
         group={(choices) => (
           <Checkbox.Group {...form.getInputProps('selected')} aria-label="Hardware">

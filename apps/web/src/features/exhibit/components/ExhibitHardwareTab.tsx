@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { can, MqttPath, parseRole, type Exhibit, type Hardware } from '@plinth/shared';
 import { z } from 'zod';
 import { CardGrid } from '../../../components/CardGrid';
-import { QueryGate } from '../../../components/QueryGate';
+import { pickGated, QueryGate } from '../../../components/QueryGate';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
 import { useUpdateExhibit } from '../../../lib/api/update-exhibit';
@@ -124,8 +124,7 @@ export function ExhibitHardwareTab({ exhibit }: { exhibit: Exhibit }) {
           opened={dialogOpen}
           onClose={() => setDialogOpen(false)}
           exhibitId={exhibit.id}
-          hardware={siteHardware.data?.hardware ?? []}
-          isLoading={siteHardware.isPending}
+          hardware={pickGated(siteHardware, (d) => d.hardware)}
           onUpdate={connections.mutateAsync}
           mutation={connections}
         />

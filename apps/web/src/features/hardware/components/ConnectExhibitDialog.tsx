@@ -2,13 +2,14 @@ import { Radio } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Exhibit } from '@plinth/shared';
 import { DeviceChoiceList } from '../../../components/DeviceChoiceList';
+import type { GatedQuery } from '../../../components/QueryGate';
 import { FormDialog, type DialogProps } from '../../../components/dialogs/FormDialog';
 import { resetForm } from '../../../lib/reset-form';
 import type { MutationState } from '../../../lib/mutation-state';
 
 export type ConnectExhibitDialogProps = DialogProps & {
-  exhibits: Exhibit[];
-  isLoading?: boolean;
+  /** The read of the site's exhibits the caller may see. */
+  exhibits: GatedQuery<Exhibit[]>;
   /** The exhibit the hardware is connected to now, preselected when editing. */
   currentExhibitId: string | null;
   /** Connects the hardware; the dialog closes when it resolves. */
@@ -18,7 +19,7 @@ export type ConnectExhibitDialogProps = DialogProps & {
 };
 
 /** Connect to Exhibit (spec 2.13): the site's exhibits with their online state; Connect needs a selection. */
-export function ConnectExhibitDialog({ opened, onClose, exhibits, isLoading, currentExhibitId, onConnect, mutation }: ConnectExhibitDialogProps) {
+export function ConnectExhibitDialog({ opened, onClose, exhibits, currentExhibitId, onConnect, mutation }: ConnectExhibitDialogProps) {
   const form = useForm<{ exhibitId: string }>({ initialValues: { exhibitId: currentExhibitId ?? '' } });
   const selected = form.values.exhibitId;
 
@@ -36,8 +37,8 @@ export function ConnectExhibitDialog({ opened, onClose, exhibits, isLoading, cur
     >
       <DeviceChoiceList
         devices={exhibits}
-        isLoading={isLoading}
         loadingLabel="Loading exhibits"
+        failedText="The exhibits of this site cannot be shown right now."
         emptyText="No exhibits available."
         group={(choices) => (
           <Radio.Group {...form.getInputProps('exhibitId')} aria-label="Exhibits">

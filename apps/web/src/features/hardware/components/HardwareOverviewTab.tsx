@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Exhibit, Hardware } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
+import type { GatedQuery } from '../../../components/QueryGate';
 import { useUpdateHardware } from '../../../lib/api/update-hardware';
 import { formatDate } from '../../../lib/format-date';
 import { paths } from '../../../lib/paths';
@@ -12,9 +13,8 @@ import { ConnectExhibitDialog } from './ConnectExhibitDialog';
 
 export type HardwareOverviewTabProps = {
   hardware: Hardware;
-  /** The site's exhibits the caller may see (the connected one is a link only when listed here). */
-  exhibits: Exhibit[];
-  exhibitsLoading?: boolean;
+  /** The read of the site's exhibits the caller may see (the connected one is a link only when listed here). */
+  exhibits: GatedQuery<Exhibit[]>;
   /** May connect, change and disconnect the exhibit. */
   canEditExhibit: boolean;
 };
@@ -43,11 +43,11 @@ export function overviewFields(hardware: Hardware): { label: string; value: stri
  * with change and disconnect for permitted roles) or Connect to Exhibit, and every field of the
  * record, kept live by the socket through the query cache.
  */
-export function HardwareOverviewTab({ hardware, exhibits, exhibitsLoading, canEditExhibit }: HardwareOverviewTabProps) {
+export function HardwareOverviewTab({ hardware, exhibits, canEditExhibit }: HardwareOverviewTabProps) {
   const connect = useUpdateHardware();
   const disconnect = useUpdateHardware();
   const [dialog, setDialog] = useState<'connect' | 'disconnect' | null>(null);
-  const exhibitVisible = hardware.exhibitId !== null && exhibits.some((e) => e.id === hardware.exhibitId);
+  const exhibitVisible = hardware.exhibitId !== null && (exhibits.data ?? []).some((e) => e.id === hardware.exhibitId);
 
   const handleConnect = (exhibitId: string) =>
     connect.mutateAsync({ hardwareId: hardware.id, data: { exhibitId } }).catch((e: unknown) => {
@@ -117,7 +117,6 @@ export function HardwareOverviewTab({ hardware, exhibits, exhibitsLoading, canEd
         opened={dialog === 'connect'}
         onClose={() => setDialog(null)}
         exhibits={exhibits}
-        isLoading={exhibitsLoading}
         currentExhibitId={hardware.exhibitId}
         onConnect={handleConnect}
         mutation={connect}

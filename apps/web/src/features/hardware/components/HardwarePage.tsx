@@ -9,6 +9,7 @@ import { LogsView } from '../../../components/logs/LogsView';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { SideNavLayout } from '../../../components/SideNavLayout';
+import { pickGated } from '../../../components/QueryGate';
 import { errorStatus } from '../../../lib/api-client';
 import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
 import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
@@ -154,7 +155,7 @@ export function HardwarePage() {
             ))}
           </Tabs.List>
           <Tabs.Panel value="overview" pt="md">
-            <HardwareOverviewTab hardware={current} exhibits={exhibits.data?.exhibits ?? []} exhibitsLoading={exhibits.isPending} canEditExhibit={canEdit} />
+            <HardwareOverviewTab hardware={current} exhibits={pickGated(exhibits, (d) => d.exhibits)} canEditExhibit={canEdit} />
           </Tabs.Panel>
           <Tabs.Panel value="peripherals" pt="md">
             <HardwarePeripheralsTab hardware={current} canOperate={canOperate} />

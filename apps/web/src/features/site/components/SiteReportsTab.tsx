@@ -1,5 +1,6 @@
-import { Alert, Box, Loader } from '@mantine/core';
+import { Alert, Box } from '@mantine/core';
 import { isAllowedReportUrl } from '@plinth/shared';
+import { QueryGate } from '../../../components/QueryGate';
 import { usePublicConfig } from '../../../lib/api/get-public-config';
 
 export const REPORT_URL_MISCONFIGURED = 'The site report URL is misconfigured, please contact Support';
@@ -10,8 +11,14 @@ export const REPORT_URL_MISCONFIGURED = 'The site report URL is misconfigured, p
  */
 export function SiteReportsTab({ reportUrl }: { reportUrl: string }) {
   const config = usePublicConfig();
-  if (config.isPending) return <Loader aria-label="Loading report" />;
-  const prefix = config.data?.reportUrlPrefix ?? '';
+  return (
+    <QueryGate query={config} loading="Loading report" failed="The report cannot be shown right now.">
+      {({ reportUrlPrefix }) => <ReportFrame reportUrl={reportUrl} prefix={reportUrlPrefix ?? ''} />}
+    </QueryGate>
+  );
+}
+
+function ReportFrame({ reportUrl, prefix }: { reportUrl: string; prefix: string }) {
   const allowed = prefix.length > 0 && /^https:\/\//i.test(reportUrl) && isAllowedReportUrl(reportUrl, prefix);
   if (!allowed) {
     return (

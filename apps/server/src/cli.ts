@@ -19,11 +19,14 @@ import { createInProcessHub } from './realtime/hub.js';
 import { createRedisHub } from './realtime/redis-hub.js';
 import { setPlatformAdmin, signOutUserByEmail } from './modules/auth/user-admin.service.js';
 import { createUser } from './modules/auth/users.service.js';
+import { BACKUP_USAGE, runBackupCli } from './modules/backup/backup-cli.js';
+import { BackupError } from './modules/backup/backup.service.js';
 
 const USAGE = `Usage:
   plinth user create --email <email> --password <password> [--first-name <name>] [--last-name <name>] [--platform-admin]
   plinth user sign-out --email <email>
   plinth user platform-admin --email <email> (--grant | --revoke)
+${BACKUP_USAGE}
 
 Uses the same DATA_DIR / DATABASE_URL (and .env) as the server. With the embedded database, run it
 while the server is stopped (or point both at DATABASE_URL). With REDIS_URL set, running servers
@@ -82,6 +85,7 @@ const COMMANDS: Record<string, Command> = {
 /** The `plinth` command line. Answers the exit code. */
 export async function runCli(argv: string[], out: Output = process.stdout, err: Output = process.stderr): Promise<number> {
   const [area, action, ...rest] = argv;
+  if (area === 'backup' || area === 'restore') return runGuarded(() => runBackupCli(area, argv.slice(1), { out, err }), err);
   const command = area === 'user' && action ? COMMANDS[action] : undefined;
   if (!command) {
     err.write(`${USAGE}\n`);
@@ -137,15 +141,22 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
       await database.close();
     }
   } catch (error) {
-    if (error instanceof AppError) {
-      err.write(`plinth: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
-      err.write(`plinth: ${error.message}\n`);
-      return 1;
-    }
-    err.write(`plinth: ${(error as Error).stack ?? String(error)}\n`);
-    return 1;
+    return reportFailure(error, err);
   }
+}
+
+/** Runs a command, turning its failure into a message and exit code 1. */
+async function runGuarded(work: () => Promise<number>, err: Output): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    return reportFailure(error, err);
+  }
+}
+
+/** A known failure (a refused action, bad configuration, a locked data folder) prints its message; anything else its stack. */
+function reportFailure(error: unknown, err: Output): number {
+  const isKnown = error instanceof AppError || error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof BackupError;
+  err.write(`plinth: ${isKnown ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`);
+  return 1;
 }

@@ -5,6 +5,7 @@ import { DEFAULT_MAX_FILE_BYTES, DEFAULT_REPORT_URL_PREFIX, isTimeZone } from '@
 import { isStoreKeySegment } from './lib/file-store-contract.js';
 import type { FileStoreSettings } from './lib/file-store.js';
 import { parseSecretKey } from './lib/secret-box.js';
+import { isCronExpression } from './lib/cron.js';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const OptionalUrl = z
@@ -114,6 +115,16 @@ const ConfigSchema = z.object({
   MAIL_OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** How long an exhibit stays offline before its users are told (ms); also the window of one offline and one back-online mail. */
   NOTIFY_OFFLINE_GRACE_MS: z.coerce.number().int().min(100).max(86_400_000).default(120_000),
+  /** When the embedded database is backed up by itself, as a cron expression ("0 3 * * *": at 03:00 every day, TIME_ZONE); unset, never. */
+  BACKUP_CRON: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === '' || isCronExpression(v), { message: 'must be a cron expression, such as "0 3 * * *" (03:00 every day)' }),
+  /** How many scheduled backups are kept; older ones are deleted. */
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
+  /** Where scheduled backups go; default DATA_DIR/backups. */
+  BACKUP_DIR: z.string().trim().optional(),
   /** The time zone of sites that set none (IANA name); default: the server machine's. */
   TIME_ZONE: z
     .string()

@@ -23,6 +23,8 @@ import { createLogRecorder } from './modules/logging/log-recorder.js';
 import { startLogRetention } from './modules/logging/log-retention.js';
 import { startNotifications } from './modules/notifications/notifications.js';
 import { startScheduler } from './modules/scheduling/schedule-executor.js';
+import { startBackupSchedule } from './modules/backup/backup-schedule.js';
+import { startControlSocket } from './modules/backup/control-socket.js';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -60,8 +62,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createMailer({ transport: config.mailTransport, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
   let deps: AppDeps | null = null;
   let retention: { stop: () => Promise<void> } | null = null;
+  const stoppers: { stop: () => Promise<void> }[] = [];
   const close = async () => {
     await app?.close();
+    // A backup under way finishes before the database closes.
+    for (const stopper of stoppers.splice(0)) await stopper.stop();
     // Before the gateways: a run under way ends (its steps recorded) while they still deliver.
     await deps?.scheduler?.stop();
     await deps?.notifications?.stopSending();
@@ -97,6 +102,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     deps.exhibitGateway = createExhibitGateway(deps);
     deps.scheduler = startScheduler(deps);
     deps.notifications = startNotifications(deps);
+    const backupSource = { db: database.db, kind: database.kind, files, config };
+    if (database.kind === 'pglite') stoppers.push(await startControlSocket({ source: backupSource, dataDir: config.dataDir, logger }));
+    if (config.BACKUP_CRON && database.kind !== 'pglite') logger.warn('BACKUP_CRON backs up the embedded database only; with DATABASE_URL, run `plinth backup` from cron on one machine');
+    else stoppers.push(startBackupSchedule({ source: backupSource, config, clock, logger }));
     app = await buildApp(deps);
     await app.listen({ port: config.PORT, host: config.HOST });
     const address = app.server.address() as AddressInfo;

@@ -26,12 +26,12 @@ export async function createHardwareRow(server: TestServer, name = 'Board') {
 }
 
 /** The hardware unit as stored now (with its site and organization). */
-export async function hardwareRow(server: TestServer, hardwareId: string) {
+export async function hardwareRow(server: Pick<TestServer, 'deps'>, hardwareId: string) {
   return (await findHardwareRecord(server.deps.db, hardwareId))!;
 }
 
 /** Waits until the board is online and its announce is stored (its peripherals known). */
-export async function waitUntilAnnounced(server: TestServer, hardwareId: string): Promise<void> {
+export async function waitUntilAnnounced(server: Pick<TestServer, 'deps'>, hardwareId: string): Promise<void> {
   await waitUntil(async () => {
     const row = await hardwareRow(server, hardwareId);
     return row.online && (row.peripherals as unknown[]).length > 0;

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 
 /**
  * The report queries: events counted per bucket of the viewer's local wall time, and the bucket
@@ -27,10 +28,6 @@ function wallOf(column: SQL, spec: BucketSpec): SQL {
   return sql`date_bin(${stride(spec)}, ${column} at time zone ${spec.timeZone}, ${ORIGIN})`;
 }
 
-function rowsOf<T>(result: unknown): T[] {
-  // node-postgres and PGlite both answer { rows }.
-  return (result as { rows: T[] }).rows;
-}
 
 /**
  * Every bucket start from the one holding `start` to the one holding `end`, oldest first. A wall

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** One Vitest run, several projects: shared contracts, the server against real PostgreSQL, the tooling, the console. */
+/** One Vitest run, several projects: shared contracts, the Node SDK, the server against real PostgreSQL, the tooling, the console. */
 export default defineConfig({
   test: {
     projects: [
@@ -8,6 +8,14 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['packages/shared/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          // The Node SDK alone (its tests against the real server are in the server project).
+          name: 'sdk',
+          include: ['packages/sdk/src/**/*.test.ts'],
           environment: 'node',
         },
       },

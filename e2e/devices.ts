@@ -5,6 +5,9 @@ import { createOrganization, createSite, test as base, uniqueName, type Api } fr
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SDK_SCRIPT = path.join(ROOT, 'e2e/sdk-exhibit.mjs');
 const SIMULATOR_CLI = path.join(ROOT, 'packages/hardware-sim/bin/plinth-hw-sim.js');
+/** Debian's Python, which has the Python SDK's dependency (scripts/test.mjs installs it). */
+const PYTHON = '/usr/bin/python3';
+const PYTHON_SDK = path.join(ROOT, 'packages/sdk-python');
 
 type Named = { id: string; name: string };
 type Place = { organization: Named; site: Named };
@@ -132,6 +135,11 @@ export type ExhibitManifest = Record<string, unknown>;
 export type Devices = {
   /** Starts e2e/sdk-exhibit.mjs: an exhibit program embedding @plinth/sdk, connected to this Plinth. */
   exhibit: (exhibit: { id: string; token: string }, manifest: ExhibitManifest, options?: { contentDir?: string }) => DeviceProcess;
+  /**
+   * Starts the Python SDK's example exhibit (packages/sdk-python/examples/controls_and_settings.py,
+   * with that folder's manifest.json) as its own Python process, connected to this Plinth.
+   */
+  pythonExample: (exhibit: { id: string; token: string }) => DeviceProcess;
   /** Starts the board simulator's command line against the server's MQTT broker. */
   board: (
     hardware: { id: string; token: string },
@@ -151,8 +159,8 @@ export const test = base.extend<{ devices: Devices }>({
   devices: async ({ plinth, apiAs }, use) => {
     const started: DeviceProcess[] = [];
     let port: number | null = null;
-    const launch = (label: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
-      const child = spawn(process.execPath, args, {
+    const launch = (label: string, args: string[], env: NodeJS.ProcessEnv = {}, command = process.execPath) => {
+      const child = spawn(command, args, {
         cwd: ROOT,
         env: { ...process.env, ...env },
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -170,6 +178,13 @@ export const test = base.extend<{ devices: Devices }>({
           EXHIBIT_MANIFEST: JSON.stringify(manifest),
           CONTENT_DIR: options.contentDir ?? '',
         }),
+      pythonExample: (exhibit) =>
+        launch(
+          `The Python example exhibit ${exhibit.id}`,
+          ['-u', path.join(PYTHON_SDK, 'examples/controls_and_settings.py')],
+          { PYTHONPATH: path.join(PYTHON_SDK, 'src'), PLINTH_URL: plinth.baseURL, EXHIBIT_ID: exhibit.id, EXHIBIT_TOKEN: exhibit.token },
+          PYTHON,
+        ),
       board: async (hardware, options = {}) => {
         port ??= await mqttPort(await apiAs());
         const args = [SIMULATOR_CLI, '--url', `mqtt://127.0.0.1:${port}`, '--id', hardware.id, '--token', hardware.token];

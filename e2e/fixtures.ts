@@ -1,11 +1,11 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { startFakeStrapi, type FakeStrapi } from '../apps/server/src/test/fake-strapi.js';
+import { freePort } from '../apps/server/src/test/free-port.js';
 import { MailCapture, linkIn, type CapturedMail } from '../apps/server/src/test/mail-capture.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../apps/server/src/test/postgres.js';
 
@@ -43,19 +43,6 @@ export type Plinth = {
    */
   strapi: FakeStrapi;
 };
-
-/** A free TCP port on 127.0.0.1 (closed again before the server takes it). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForServer(baseURL: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 60_000;

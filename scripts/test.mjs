@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every suite, in order — the command line right after install, build and typecheck,
-// lint, unit and integration (Vitest, against a real PostgreSQL), end to end (Playwright in
-// Debian's Chromium). It installs what the
-// suites need (Chromium via apt-get) and starts PostgreSQL when it is installed but stopped.
+// lint, unit and integration (Vitest, against a real PostgreSQL), the Python SDK (pytest on
+// Debian's Python), end to end (Playwright in Debian's Chromium). It installs what the suites need
+// (Chromium, python3-websockets and python3-pytest via apt-get) and starts PostgreSQL when it is
+// installed but stopped.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +36,30 @@ function ensureChromium() {
   if (fs.existsSync('/usr/bin/chromium')) return;
   console.log('Chromium is missing: installing it with apt-get');
   aptInstall('chromium');
+}
+
+/** Debian's Python (not a pyenv one on PATH) with the Python SDK's only dependency and pytest. */
+const PYTHON = '/usr/bin/python3';
+
+function ensurePythonPackages() {
+  if (spawnSync(PYTHON, ['-c', 'import websockets, pytest'], { stdio: 'ignore' }).status === 0) return;
+  console.log('python3-websockets or python3-pytest is missing: installing them with apt-get');
+  aptInstall('python3-websockets', 'python3-pytest');
+}
+
+/** Adds the counts of a JUnit XML report (pytest's --junitxml) to the results. */
+function countJunit(file) {
+  try {
+    const suite = /<testsuite\b[^>]*>/.exec(fs.readFileSync(file, 'utf8'))?.[0] ?? '';
+    const attribute = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+    const failed = attribute('failures') + attribute('errors');
+    const skipped = attribute('skipped');
+    results.passed += attribute('tests') - failed - skipped;
+    results.failed += failed;
+    results.skipped += skipped;
+  } catch {
+    // pytest failed before writing its report; its exit code says so
+  }
 }
 
 function ensureMosquitto() {
@@ -97,8 +122,16 @@ if (want('vitest')) {
     results.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   });
 }
+if (want('python')) {
+  ensurePythonPackages();
+  const out = path.join(reports, 'pytest.xml');
+  fs.rmSync(out, { force: true });
+  run('Python SDK (pytest)', PYTHON, ['-m', 'pytest', 'packages/sdk-python', '-p', 'no:cacheprovider', `--junitxml=${out}`]);
+  countJunit(out);
+}
 if (want('e2e')) {
   ensureChromium();
+  ensurePythonPackages();
   const out = path.join(reports, 'playwright.json');
   fs.rmSync(out, { force: true });
   run('end to end (playwright)', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });

@@ -14,6 +14,7 @@ import {
   EXHIBIT_CLOSE,
   EXHIBIT_HEARTBEAT_MS,
   EXHIBIT_OFFLINE_AFTER_MS,
+  SDK_PROTOCOL_VERSION,
   parseGatewayMessage,
   type ExhibitCredential,
   type GatewayMessage,
@@ -89,7 +90,7 @@ export type ExhibitEvents = {
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void };
 
-/** An error the server answered, with its HTTP-like status (400 bad manifest, 401, 406 locked). */
+/** An error the server answered, with its HTTP-like status (400 bad manifest, 401, 406 locked, 426 newer protocol). */
 export class ExhibitError extends Error {
   constructor(
     message: string,
@@ -366,6 +367,10 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   private handle(message: GatewayMessage): void {
     switch (message.type) {
       case 'auth.ok':
+        if ((message.protocolVersion ?? 1) > SDK_PROTOCOL_VERSION) {
+          this.stopForProtocol(message.protocolVersion ?? 1);
+          return;
+        }
         this.contentSync?.reset();
         this.sendManifest();
         return;
@@ -403,6 +408,18 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
       case 'pong':
         return;
     }
+  }
+
+  /** A server of a newer protocol: stop with a clear error rather than misread its messages. */
+  private stopForProtocol(version: number): void {
+    this.closed = true;
+    this.socket?.close(1000, 'protocol version not supported');
+    this.fail(
+      new ExhibitError(
+        `The Plinth server speaks exhibit protocol version ${version}; this SDK speaks version ${SDK_PROTOCOL_VERSION}. Upgrade @plinth/sdk.`,
+        426,
+      ),
+    );
   }
 
   private sendManifest(): void {

@@ -10,6 +10,11 @@ import { LOG_LEVELS, OpModeSchema, StatusValueSchema } from './values.js';
  * the SDK can compile it in.
  */
 
+/**
+ * The version of this protocol, announced in `auth.ok`. It changes only when a change breaks
+ * SDKs (the Python SDK's major version follows it, and refuses a server of a newer one).
+ */
+export const SDK_PROTOCOL_VERSION = 1;
 /** Query parameter that marks an exhibit connection on /ws (`/ws?client=exhibit`). */
 export const SDK_SOCKET_QUERY = 'client=exhibit';
 /** How often each side pings the other (WebSocket ping frames). */
@@ -112,7 +117,8 @@ export type SdkListItem = z.infer<typeof SdkListItemSchema>;
  * `<kind>Id` (`controlId`, `settingId`, `listId`, `statusId`).
  */
 export const GatewayMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('auth.ok'), exhibitId: z.string(), name: z.string() }),
+  /** `protocolVersion`: SDK_PROTOCOL_VERSION of the server (absent from servers older than it: version 1). */
+  z.object({ type: z.literal('auth.ok'), exhibitId: z.string(), name: z.string(), protocolVersion: z.number().int().optional() }),
   z.object({ type: z.literal('manifest.ok'), requestId: z.string() }),
   z.object({ type: z.literal('manifest.error'), requestId: z.string(), status: z.number(), message: z.string() }),
   /**

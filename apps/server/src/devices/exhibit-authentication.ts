@@ -1,4 +1,4 @@
-import { Id } from '@plinth/shared';
+import { Id, SDK_PROTOCOL_VERSION } from '@plinth/shared';
 import { findExhibitName } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
 import { credentialTokenId, verifyExhibitCredential } from '../modules/exhibit-runtime/exhibit-tokens.service.js';
 import { EXHIBIT_CLOSES, type ExhibitConnection } from './exhibit-connection.js';
@@ -51,7 +51,7 @@ export async function authenticateConnection(
   const markedOnline = previous ? Promise.resolve() : connections.presence.markOnline(exhibitId, connection);
   const name = await findExhibitName(deps.db, exhibitId);
   await markedOnline;
-  connection.write({ type: 'auth.ok', exhibitId, name });
+  connection.write({ type: 'auth.ok', exhibitId, name, protocolVersion: SDK_PROTOCOL_VERSION });
 }
 
 /** What this connection does with the other nodes' messages about its exhibit. */

@@ -1,0 +1,14 @@
+import net from 'node:net';
+
+/** A free TCP port on 127.0.0.1 (closed again before the caller's server takes it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -28,8 +28,13 @@ export type SimulatedBoardOptions = {
   heartbeatMs?: number;
   /** Press the button peripheral on a timer. */
   pressEveryMs?: number;
-  /** Wait before reconnecting after the broker closed the connection, in ms. */
+  /**
+   * The first wait before reconnecting after the connection was lost or could not be made, in ms
+   * (default 1000); it doubles at each failed attempt up to `reconnectMaxMs`, with jitter.
+   */
   reconnectMs?: number;
+  /** The longest wait between reconnect attempts, in ms (default 30,000). */
+  reconnectMaxMs?: number;
   /** How long a reboot keeps the board away, in ms. */
   rebootMs?: number;
   ip?: string;
@@ -45,6 +50,7 @@ export type BoardEvent =
   | { kind: 'connected' }
   | { kind: 'refused'; reason: string }
   | { kind: 'disconnected' }
+  | { kind: 'reconnecting'; inMs: number; reason: string }
   | { kind: 'command'; command: CommandMessage }
   | { kind: 'prop'; peripheralId: string; propName: string; value: string | number | boolean | null }
   | { kind: 'identify' }
@@ -68,6 +74,11 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   private readonly bootedAt = Date.now();
   private stopped = false;
   private silent = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  /** Failed attempts since the last connection: the backoff's exponent. */
+  private attempts = 0;
+  /** Settles `start()`: connected, or refused (a wrong token or id), or stopped. */
+  private started: { resolve: () => void; reject: (error: Error) => void } | null = null;
   /** Log lines not yet sent: kept while offline, sent in order once connected. */
   private readonly logOutbox: LogMessage[] = [];
   private flushingLogs = false;
@@ -84,13 +95,41 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     return this.client?.connected ?? false;
   }
 
-  /** Connects and announces; rejects when the broker refuses the credentials. */
+  /**
+   * Connects and announces. A broker that cannot be reached (down, restarting, a network or DNS
+   * failure) is tried again and again, with backoff and jitter, and so is every connection lost
+   * later: only refused credentials stop the board (start() rejects, and a later refusal stops it).
+   */
   async start(): Promise<void> {
     this.stopped = false;
-    await this.connect();
+    const started = new Promise<void>((resolve, reject) => (this.started = { resolve, reject }));
+    this.attempt();
+    await started;
     if (this.options.pressEveryMs) {
       this.pressTimer = setInterval(() => void this.pressButton(), this.options.pressEveryMs);
     }
+  }
+
+  /** One connection attempt; a failure other than a refusal plans the next one. */
+  private attempt(): void {
+    if (this.stopped || this.client) return;
+    this.connect().then(
+      () => {
+        this.attempts = 0;
+        this.started?.resolve();
+        this.started = null;
+      },
+      (error: Error) => {
+        if (isRefusal(error)) {
+          this.stopped = true;
+          this.print(`refused by the broker: ${error.message}. Check the hardware id and token; not retrying.`);
+          this.started?.reject(error);
+          this.started = null;
+          return;
+        }
+        this.scheduleReconnect(`could not connect to ${this.options.url}: ${error.message}`);
+      },
+    );
   }
 
   private async connect(): Promise<void> {
@@ -105,15 +144,21 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
       will: { topic: hardwareTopic(this.hardwareId, 'status'), payload: Buffer.from('{"online":false}'), qos: 1, retain: false },
     });
     this.client = client;
-    await new Promise<void>((resolve, reject) => {
-      client.once('connect', () => resolve());
-      client.once('error', (error) => {
-        this.print(`refused: ${error.message}`);
-        this.emit('event', { kind: 'refused', reason: error.message });
-        client.end(true);
-        reject(error);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.once('connect', () => resolve());
+        client.once('error', (error) => {
+          if (isRefusal(error)) this.emit('event', { kind: 'refused', reason: error.message });
+          reject(error);
+        });
+        // A broker that does not answer (connect timeout) closes without an error.
+        client.once('close', () => reject(new Error('the connection closed before the broker answered')));
       });
-    });
+    } catch (error) {
+      if (this.client === client) this.client = null;
+      client.end(true);
+      throw error;
+    }
     client.on('error', (error) => this.print(`error: ${error.message}`));
     // A command whose answer the connection cut (a drop, a reboot) is lost, as on a real board.
     client.on('message', (topic, payload) => {
@@ -125,7 +170,7 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
       this.stopHeartbeat();
       this.print('disconnected by the broker');
       this.emit('event', { kind: 'disconnected' });
-      this.scheduleReconnect();
+      this.scheduleReconnect('the connection was lost');
     });
     await client.subscribeAsync(hardwareTopic(this.hardwareId, 'cmd'), { qos: 1 });
     this.print(`connected to ${this.options.url}`);
@@ -175,12 +220,24 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     }
   }
 
-  private scheduleReconnect(): void {
-    if (this.stopped) return;
-    setTimeout(() => {
-      if (this.stopped || this.client) return;
-      this.connect().catch(() => this.scheduleReconnect());
-    }, this.options.reconnectMs ?? 2000).unref();
+  /**
+   * Plans the next attempt: the first wait is `reconnectMs`, doubling up to `reconnectMaxMs`, each
+   * between 50 % and 100 % of that (jitter, so that a venue's boards do not all come back at once).
+   * The timer holds the process (the command line keeps running while the broker is away).
+   */
+  private scheduleReconnect(reason: string): void {
+    if (this.stopped || this.reconnectTimer) return;
+    const min = this.options.reconnectMs ?? 1000;
+    const max = Math.max(min, this.options.reconnectMaxMs ?? 30_000);
+    const ceiling = Math.min(max, min * 2 ** Math.min(this.attempts, 16));
+    this.attempts += 1;
+    const inMs = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+    this.print(`${reason}; reconnecting in ${(inMs / 1000).toFixed(1)} s`);
+    this.emit('event', { kind: 'reconnecting', inMs, reason });
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.attempt();
+    }, inMs);
   }
 
   /** Publishes on one of the board's channels (tests use it to try topics that are not theirs). */
@@ -356,7 +413,8 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     await new Promise((r) => setTimeout(r, this.options.rebootMs ?? 300));
     if (this.stopped) return;
     this.silent = false;
-    await this.connect();
+    // Back as after any lost connection: tried again until the broker takes it.
+    this.attempt();
   }
 
   /** Cuts the connection without a goodbye, so the broker publishes the last will. */
@@ -374,6 +432,10 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   /** Says goodbye (status offline) and disconnects. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    this.started?.reject(new Error('stopped before it connected'));
+    this.started = null;
     if (this.pressTimer) clearInterval(this.pressTimer);
     this.stopHeartbeat();
     const client = this.client;
@@ -389,6 +451,12 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   private print(message: string): void {
     this.options.log?.(`${new Date().toISOString()} hw ${this.hardwareId.slice(0, 8)} ${message}`);
   }
+}
+
+/** Whether the broker refused the board's credentials (CONNACK 4 or 5, MQTT 5's 134 or 135): retrying cannot help. */
+function isRefusal(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 4 || code === 5 || code === 134 || code === 135;
 }
 
 /** Starts a simulated board in process (for tests and benchmarks). */

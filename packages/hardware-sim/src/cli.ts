@@ -66,17 +66,24 @@ export async function main(argv: string[], out: (line: string) => void = (l) => 
     pressEveryMs,
     log: out,
   });
-  try {
-    await board.start();
-  } catch (error) {
-    process.stderr.write(`plinth-hw-sim: could not connect: ${(error as Error).message}\n`);
+  // Runs until Ctrl-C, or until the broker refuses the board (a wrong or revoked token): the only
+  // failure that retrying cannot mend. An unreachable broker is tried again, with the wait printed.
+  let refusal: string | null = null;
+  const ended = new Promise<void>((resolve) => {
+    board.on('event', (event) => {
+      if (event.kind !== 'refused') return;
+      refusal = event.reason;
+      resolve();
+    });
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  board.start().catch(() => undefined);
+  await ended;
+  await board.stop();
+  if (refusal !== null) {
+    process.stderr.write(`plinth-hw-sim: the broker refused the board (${refusal}): check --id and --token\n`);
     return 1;
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await board.stop();
   return 0;
 }

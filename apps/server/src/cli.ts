@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
@@ -114,6 +115,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
     try {
       await database.migrate();
       const deps: AppDeps = {
+        nodeId: randomUUID(),
         config,
         database,
         db: database.db,

@@ -15,6 +15,8 @@ import type { RealtimeHub } from './realtime/hub.js';
 
 /** The external systems every service reaches through, each behind its seam. */
 export type AppDeps = {
+  /** This server process's id among the nodes on the database (server_nodes), new at every start. */
+  nodeId: string;
   config: Config;
   database: Database;
   db: Db;

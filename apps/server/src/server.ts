@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -24,6 +25,7 @@ import { startLogRetention } from './modules/logging/log-retention.js';
 import { startNotifications } from './modules/notifications/notifications.js';
 import { startScheduler } from './modules/scheduling/schedule-executor.js';
 import { startBackupSchedule } from './modules/backup/backup-schedule.js';
+import { startNodeLiveness, type NodeLiveness } from './modules/nodes/node-liveness.js';
 import { startControlSocket } from './modules/backup/control-socket.js';
 
 export type RunningServer = {
@@ -62,6 +64,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createMailer({ transport: config.mailTransport, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
   let deps: AppDeps | null = null;
   let retention: { stop: () => Promise<void> } | null = null;
+  let liveness: NodeLiveness | null = null;
   const stoppers: { stop: () => Promise<void> }[] = [];
   const close = async () => {
     await app?.close();
@@ -72,6 +75,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     await deps?.notifications?.stopSending();
     await deps?.background.drain();
     await deps?.exhibitGateway?.close();
+    // After the gateway: its exhibits are offline ('shutdown'), so nothing is left for others to release.
+    await liveness?.stop();
     await deps?.hardwareGateway?.close();
     await retention?.stop();
     // After the gateways: the mails their last records cause (exhibits going offline) are queued.
@@ -95,11 +100,12 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     const files = await createFileStore(config.fileStore);
     logger.info(`Files are stored on ${files.description}`);
     await moveLocalFirmwareIntoStore({ files, dataDir: config.dataDir, logger });
-    const base: Omit<AppDeps, 'exhibitGateway' | 'hardwareGateway'> = { config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets, logs, files };
+    const base: Omit<AppDeps, 'exhibitGateway' | 'hardwareGateway'> = { nodeId: randomUUID(), config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets, logs, files };
     deps = base as AppDeps;
     retention = startLogRetention(deps);
     deps.hardwareGateway = await startHardwareGateway(deps);
     deps.exhibitGateway = createExhibitGateway(deps);
+    liveness = await startNodeLiveness(deps);
     deps.scheduler = startScheduler(deps);
     deps.notifications = startNotifications(deps);
     const backupSource = { db: database.db, kind: database.kind, files, config };

@@ -146,11 +146,24 @@ export const exhibits = pgTable(
     online: boolean('online').notNull().default(false),
     opMode: text('op_mode', { enum: ['On', 'Off'] }).notNull().default('Off'),
     lastOnlineChange: timestamp('last_online_change', { withTimezone: true }),
+    /** The server node holding the exhibit's connection while it is online (server_nodes.id), so survivors can mark it offline if that node dies. */
+    heldBy: uuid('held_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('exhibits_site_idx').on(t.siteId), index('exhibits_leader_idx').on(t.leaderId)],
+  (t) => [index('exhibits_site_idx').on(t.siteId), index('exhibits_leader_idx').on(t.leaderId), index('exhibits_held_by_idx').on(t.heldBy)],
 );
+
+/**
+ * The server nodes alive on this database: each inserts its row at start, beats every
+ * NODE_HEARTBEAT_MS (the database's clock), and deletes it when it stops. A row not beaten for
+ * NODE_LOST_AFTER_MS is a node that died: the first survivor to delete it releases what it held.
+ */
+export const serverNodes = pgTable('server_nodes', {
+  id: uuid('id').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const hardware = pgTable(
   'hardware',

@@ -39,6 +39,12 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     },
     sweep,
     connectionCount: () => connections.current.size,
+    releaseLostNode: (nodeId) => connections.presence.releaseLostNode(nodeId),
+    async reassertOnline() {
+      const held = [...connections.current];
+      await Promise.all(held.map(([exhibitId, connection]) => connections.presence.markOnline(exhibitId, connection)));
+      return held.length;
+    },
     async close() {
       clearInterval(heartbeat);
       await connections.close();
@@ -83,6 +89,8 @@ export function createDetachedExhibitGateway(): ExhibitGateway {
     disconnectToken: () => undefined,
     sweep: () => undefined,
     connectionCount: () => 0,
+    releaseLostNode: async () => 0,
+    reassertOnline: async () => 0,
     close: async () => undefined,
   };
 }

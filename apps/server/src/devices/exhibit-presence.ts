@@ -1,6 +1,6 @@
 import { presentOpModeChanged, presentPresenceChanged } from '../modules/exhibit-runtime/exhibit-events.presenter.js';
 import type { AppDeps } from '../deps.js';
-import { insertConnectionHistory, resetStaleOnline, updateExhibitOnline } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
+import { insertConnectionHistory, releaseExhibitsHeldBy, resetStaleOnline, updateExhibitOnline } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
 import { recordExhibit } from '../modules/logging/records.js';
 import { KeyedQueue } from './keyed-queue.js';
 import type { OfflineReason } from './ports.js';
@@ -14,6 +14,7 @@ const OFFLINE_REASONS: Record<OfflineReason, string> = {
   deleted: 'the exhibit was deleted',
   shutdown: 'the server stopped',
   restart: 'the server restarted',
+  node_lost: 'the server node holding its connection stopped answering',
 };
 
 /** What the history row of a change says about the connection (read when the write runs). */
@@ -62,7 +63,7 @@ export class ExhibitPresence {
     // exhibit may already have reconnected through another node.
     const unlessChangedSince = online ? undefined : this.stamps.get(exhibitId);
     if (!online) this.stamps.delete(exhibitId);
-    const row = await updateExhibitOnline(deps.db, exhibitId, { online, at, unlessChangedSince });
+    const row = await updateExhibitOnline(deps.db, exhibitId, { online, at, nodeId: deps.nodeId, unlessChangedSince });
     if (!row) return; // deleted meanwhile, or online again through another node
     if (online) this.stamps.set(exhibitId, at);
     await insertConnectionHistory(deps.db, {
@@ -78,5 +79,21 @@ export class ExhibitPresence {
     else recordExhibit(deps.logs, exhibitId, { eventType: 'offline', level: source.reason === 'timeout' ? 'warn' : 'info', message: `Offline: ${OFFLINE_REASONS[source.reason]}` });
     // The console shows Off while the exhibit is offline, whatever is stored.
     deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: online ? row.opMode : 'Off' }));
+  }
+
+  /**
+   * Another node died holding connections: its exhibits that no node marked online since go
+   * offline ('node_lost'), announced and logged as any offline. Answers how many.
+   */
+  async releaseLostNode(nodeId: string): Promise<number> {
+    const { deps } = this;
+    const at = deps.clock.now();
+    const released = await releaseExhibitsHeldBy(deps.db, nodeId, at);
+    for (const exhibitId of released) {
+      deps.hub.publish('exhibit', exhibitId, presentPresenceChanged({ exhibitId, online: false, at }));
+      recordExhibit(deps.logs, exhibitId, { eventType: 'offline', level: 'warn', message: `Offline: ${OFFLINE_REASONS.node_lost}` });
+      deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: 'Off' }));
+    }
+    return released.length;
   }
 }

@@ -9,7 +9,7 @@ import type { CommandMessage, CommandResult, GatewayMessage } from '@plinth/shar
  */
 
 /** Why an exhibit went offline, kept in its connection history. */
-export type OfflineReason = 'closed' | 'timeout' | 'revoked' | 'replaced' | 'deleted' | 'shutdown' | 'restart';
+export type OfflineReason = 'closed' | 'timeout' | 'revoked' | 'replaced' | 'deleted' | 'shutdown' | 'restart' | 'node_lost';
 
 /**
  * The exhibit side: SDK connections on /ws (`?client=exhibit`), their online state and
@@ -35,6 +35,13 @@ export type ExhibitGateway = {
   sweep: () => void;
   /** Number of authenticated connections (for the benchmark and health). */
   connectionCount: () => number;
+  /**
+   * A server node died (it stopped beating, server_nodes): the exhibits it held that no node has
+   * marked online since go offline ('node_lost'), with their events. Answers how many.
+   */
+  releaseLostNode: (nodeId: string) => Promise<number>;
+  /** Marks every exhibit connected to this node online again (another node took this one for dead). */
+  reassertOnline: () => Promise<number>;
   close: () => Promise<void>;
 };
 

@@ -14,15 +14,18 @@ import type { OfflineReason } from '../../devices/ports.js';
  * history row; answers how many.
  */
 export async function resetStaleOnline(db: Db, at: Date): Promise<number> {
-  const stale = await db.update(exhibits).set({ online: false, lastOnlineChange: at }).where(eq(exhibits.online, true)).returning({ id: exhibits.id });
+  const stale = await db.update(exhibits).set({ online: false, lastOnlineChange: at, heldBy: null }).where(eq(exhibits.online, true)).returning({ id: exhibits.id });
   if (stale.length) {
     await db.insert(exhibitConnections).values(stale.map((e) => ({ exhibitId: e.id, online: false, reason: 'restart' })));
   }
   return stale.length;
 }
 
-/** An online change: `unlessChangedSince` applies it only if `lastOnlineChange` still holds that stamp. */
-export type OnlineChange = { online: boolean; at: Date; unlessChangedSince?: Date };
+/**
+ * An online change made by node `nodeId` (which holds the connection while the exhibit is online):
+ * `unlessChangedSince` applies it only if `lastOnlineChange` still holds that stamp.
+ */
+export type OnlineChange = { online: boolean; at: Date; nodeId: string; unlessChangedSince?: Date };
 
 /**
  * Sets the online flag and stamps it. Answers the stored op mode, or nothing when the exhibit is
@@ -32,10 +35,26 @@ export async function updateExhibitOnline(db: Db, exhibitId: string, change: Onl
   const stamp = change.unlessChangedSince;
   const [row] = await db
     .update(exhibits)
-    .set({ online: change.online, lastOnlineChange: change.at })
+    .set({ online: change.online, lastOnlineChange: change.at, heldBy: change.online ? change.nodeId : null })
     .where(stamp ? and(eq(exhibits.id, exhibitId), eq(exhibits.lastOnlineChange, stamp)) : eq(exhibits.id, exhibitId))
     .returning({ opMode: exhibits.opMode });
   return row;
+}
+
+/**
+ * The exhibits a dead node held and no node has marked online since: offline, with a history row
+ * ('node_lost'). Answers their ids (one statement: two survivors cannot both release one).
+ */
+export async function releaseExhibitsHeldBy(db: Db, nodeId: string, at: Date): Promise<string[]> {
+  const released = await db
+    .update(exhibits)
+    .set({ online: false, lastOnlineChange: at, heldBy: null })
+    .where(and(eq(exhibits.heldBy, nodeId), eq(exhibits.online, true)))
+    .returning({ id: exhibits.id });
+  if (released.length) {
+    await db.insert(exhibitConnections).values(released.map((e) => ({ exhibitId: e.id, online: false, reason: 'node_lost', at })));
+  }
+  return released.map((e) => e.id);
 }
 
 /** One row of an exhibit's online history. */

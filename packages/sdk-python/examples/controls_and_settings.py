@@ -4,7 +4,9 @@
 
 It prints what it receives, one line each: ``control <id> [<button>]``, ``setting <id> = <value>``
 (values are native: ``True``/``False`` for toggles, ``int`` for integers), ``list <id>: <names>``,
-``op mode <On|Off>``.
+``op mode <On|Off>``. With ``CONTENT_DIR=<folder>`` it also keeps the exhibit's files (its Files
+tab) in that folder, prints ``files added [...] updated [...] removed [...]``, and the ``video``
+setting (a FileSelection) prints the size of the file it names, which is always there by then.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import socket
 from datetime import datetime, timezone
 from pathlib import Path
 
-from plinth import Control, Exhibit, OpModeChange, PlinthError, SettingChange, SettingListChange
+from plinth import Control, Exhibit, FilesChange, OpModeChange, PlinthError, SettingChange, SettingListChange
 
 MANIFEST = Path(__file__).with_name("manifest.json")
 
@@ -24,6 +26,7 @@ exhibit = Exhibit(
     os.environ["EXHIBIT_TOKEN"],
     MANIFEST,
     url=os.environ.get("PLINTH_URL", "http://localhost:3000"),
+    content_dir=os.environ.get("CONTENT_DIR") or None,
 )
 visitors = 0
 volume = 5
@@ -47,6 +50,14 @@ async def on_control(control: Control) -> None:
 @exhibit.on_setting()
 def on_setting(change: SettingChange) -> None:
     say(f"setting {change.id} = {change.value!r}")
+    if change.id == "video" and change.value and exhibit.content_dir is not None:
+        video = exhibit.content_dir / str(change.value)
+        say(f"video {video} ({video.stat().st_size if video.is_file() else 'not a Plinth file'} bytes)")
+
+
+@exhibit.on_files()
+def on_files(change: FilesChange) -> None:
+    say(f"files added {change.added} updated {change.updated} removed {change.removed}")
 
 
 @exhibit.on_setting_list()

@@ -3,6 +3,10 @@ using the thread API of the plinth package (``exhibit.start()``).
 
     PLINTH_URL=... EXHIBIT_ID=... EXHIBIT_TOKEN=... EXHIBIT_MANIFEST='{"statuses": [...]}' python3 exhibit_program.py
 
+With EXHIBIT_CONTENT_DIR it mirrors the exhibit's files there (``content_dir``), prints
+``files <json {added, updated, removed}>`` for each change, and after a setting whose value is text
+``on disk <id> <size of the file it names, or -1>`` (what a FileSelection value finds on delivery).
+
 Prints one line per thing it receives (``ready``, ``control <id> [item]``, ``setting <id> <json>``,
 ``list <id> <json names>``, ``opMode <On|Off>``, ``connected``, ``disconnected <code>``,
 ``error <message>``, ``failed <ErrorClass> <message>``) and reads one command per line on stdin:
@@ -12,9 +16,11 @@ Prints one line per thing it receives (``ready``, ``control <id> [item]``, ``set
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
+from pathlib import Path
 
 from plinth import Exhibit, PlinthError
 
@@ -31,9 +37,18 @@ def main() -> int:
         url=os.environ["PLINTH_URL"],
         reconnect_min=0.2,
         reconnect_max=1.0,
+        content_dir=os.environ.get("EXHIBIT_CONTENT_DIR"),
     )
     exhibit.on_control()(lambda c: say(f"control {c.id}{' ' + c.item_id if c.item_id else ''}"))
-    exhibit.on_setting()(lambda s: say(f"setting {s.id} {json.dumps(s.value)}"))
+
+    @exhibit.on_setting()
+    def on_setting(change) -> None:  # type: ignore[no-untyped-def]
+        say(f"setting {change.id} {json.dumps(change.value)}")
+        if exhibit.content_dir is not None and isinstance(change.value, str) and change.value:
+            file = Path(exhibit.content_dir, change.value)
+            say(f"on disk {change.id} {file.stat().st_size if file.is_file() else -1}")
+
+    exhibit.on_files()(lambda f: say(f"files {json.dumps(dataclasses.asdict(f))}"))
     exhibit.on_setting_list()(lambda l: say(f"list {l.id} {json.dumps([i.list_name for i in l.items])}"))
     exhibit.on_op_mode()(lambda m: say(f"opMode {m.value}"))
     exhibit.on_connected()(lambda _: say("connected"))

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any, Callable
@@ -131,7 +132,29 @@ class Api:
         site = self.ok("POST", "/org-management/site", {"name": f"Py Site {suffix}", "organizationId": org["id"]})
         exhibit = self.ok("POST", "/exhibit-management/exhibit", {"name": f"Py Exhibit {suffix}", "siteId": site["id"]})
         token = self.ok("POST", "/auth/exhibit", {"name": "pytest", "exhibitId": exhibit["id"]})
-        return {"id": exhibit["id"], "token": token["token"], "name": exhibit["name"]}
+        return {"id": exhibit["id"], "token": token["token"], "name": exhibit["name"], "siteId": site["id"]}
+
+    def upload(self, exhibit: dict[str, str], files: dict[str, bytes]) -> Any:
+        """POST /content/files/upload: the files in the multipart field ``file`` (as the console sends them)."""
+        boundary = "----plinth" + os.urandom(8).hex()
+        body = b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            + content + b"\r\n"
+            for name, content in files.items()
+        ) + f"--{boundary}--\r\n".encode()
+        query = urllib.parse.urlencode({"exhibitId": exhibit["id"], "siteId": exhibit["siteId"]})
+        request = urllib.request.Request(
+            f"{self.base}/api/v1/content/files/upload?{query}", data=body, method="POST",
+            headers={"content-type": f"multipart/form-data; boundary={boundary}"},
+        )
+        with self.opener.open(request, timeout=60) as response:
+            assert response.status == 200
+            return json.loads(response.read())
+
+    def delete_file(self, exhibit: dict[str, str], file_name: str) -> Any:
+        """DELETE /content/files/: one of the exhibit's files."""
+        query = urllib.parse.urlencode({"siteId": exhibit["siteId"], "exhibitId": exhibit["id"], "fileName": file_name}, quote_via=urllib.parse.quote)
+        return self.ok("DELETE", f"/content/files/?{query}")
 
     def manifest_of(self, exhibit_id: str) -> Any:
         return self.ok("GET", f"/exhibit-management/exhibit/{exhibit_id}/manifest")
@@ -140,7 +163,7 @@ class Api:
 class ExhibitProgram:
     """tests/exhibit_program.py running as its own process against the server."""
 
-    def __init__(self, server_url: str, exhibit: dict[str, str], manifest: Any, token: str | None = None) -> None:
+    def __init__(self, server_url: str, exhibit: dict[str, str], manifest: Any, token: str | None = None, content_dir: str | None = None) -> None:
         env = {
             **os.environ,
             "PYTHONPATH": str(PACKAGE / "src"),
@@ -148,6 +171,7 @@ class ExhibitProgram:
             "EXHIBIT_ID": exhibit["id"],
             "EXHIBIT_TOKEN": token or exhibit["token"],
             "EXHIBIT_MANIFEST": json.dumps(manifest),
+            **({"EXHIBIT_CONTENT_DIR": content_dir} if content_dir else {}),
         }
         self.process = subprocess.Popen(
             [sys.executable, "-u", str(PROGRAM)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

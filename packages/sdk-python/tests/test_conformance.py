@@ -1,10 +1,13 @@
 """The shared protocol scenarios (packages/shared/protocol/exhibit-sdk.conformance.json), run on
 the Python SDK's protocol state (plinth.session.Session); the Node SDK runs the same file in
 packages/sdk/src/sdk-conformance.test.ts. Every message in and out is also held to the JSON Schema
-exported from the zod schemas (exhibit-sdk.schema.json)."""
+exported from the zod schemas (exhibit-sdk.schema.json). A scenario with ``contentDir`` gives the
+session a real content folder sync (plinth.content_sync.ContentSync) downloading the scenario's
+files from a local file server (file_server.py); each step then waits for the sync to settle."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -12,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from file_server import FileServer, settled
 from json_schema import problems
 from plinth import ManifestError, parse_manifest
-from plinth.events import Connected, Control, Disconnected, ErrorEvent, OpModeChange, SettingChange, SettingListChange
+from plinth.content_sync import ContentSync
+from plinth.events import Connected, Control, Disconnected, ErrorEvent, FilesChange, OpModeChange, SettingChange, SettingListChange
 from plinth.protocol import parse_gateway_message
 from plinth.session import Failed, ManifestAnswer, Ready, Session
 
@@ -61,6 +66,8 @@ def neutral(event: Any) -> dict[str, Any] | None:
         return {"settingList": {"id": event.id, "items": [{"listName": i.list_name, "order": i.order, "values": i.values} for i in event.items]}}
     if isinstance(event, OpModeChange):
         return {"opMode": {"value": event.value}}
+    if isinstance(event, FilesChange):
+        return {"files": {"added": event.added, "updated": event.updated, "removed": event.removed}}
     if isinstance(event, Connected):
         return {"connected": {}}
     if isinstance(event, Disconnected):
@@ -116,21 +123,46 @@ class Harness:
 
 
 @pytest.mark.parametrize("scenario", CONFORMANCE["scenarios"], ids=[s["name"] for s in CONFORMANCE["scenarios"]])
-def test_scenario(scenario: dict[str, Any]) -> None:
+def test_scenario(scenario: dict[str, Any], tmp_path: Path) -> None:
+    asyncio.run(run_scenario(scenario, tmp_path / "content"))
+
+
+async def run_scenario(scenario: dict[str, Any], content_dir: Path) -> None:
     harness = Harness(scenario["manifest"])
-    for index, step in enumerate(scenario["steps"]):
-        harness.sent.clear()
-        harness.events.clear()
-        harness.step(step)
-        where = f"step {index} {json.dumps(step)[:200]}"
-        assert matches(expand(step.get("out", [])), harness.sent), f"{where}\nsent: {json.dumps(harness.sent)}"
-        assert matches(expand(step.get("events", [])), harness.events), f"{where}\nevents: {json.dumps(harness.events)}"
-        if "answer" in step:
-            assert harness.answer == step["answer"], where
-        for message in harness.sent:
-            assert not problems(SCHEMAS["SdkMessage"], message), f"{where}: {problems(SCHEMAS['SdkMessage'], message)}"
-            if message["type"] == "manifest":
-                assert not problems(SCHEMAS["Manifest"], message["manifest"]), problems(SCHEMAS["Manifest"], message["manifest"])
+    sync: ContentSync | None = None
+    server: FileServer | None = None
+    if scenario.get("contentDir"):
+        server = FileServer(CONFORMANCE["exhibitId"], "token")
+        server.files = {name: text.encode() for name, text in scenario.get("files", {}).items()}
+        sync = ContentSync(
+            content_dir, url=server.url, exhibit_id=CONFORMANCE["exhibitId"], token="token",
+            on_change=harness.record, on_error=lambda error: harness.record(ErrorEvent(error)),
+        )
+        harness.session.files = sync
+    try:
+        for index, step in enumerate(scenario["steps"]):
+            harness.sent.clear()
+            harness.events.clear()
+            harness.step(step)
+            if sync is not None:
+                await settled(sync)
+            check_step(harness, index, step)
+    finally:
+        if sync is not None and server is not None:
+            sync.close()
+            server.close()
+
+
+def check_step(harness: Harness, index: int, step: dict[str, Any]) -> None:
+    where = f"step {index} {json.dumps(step)[:200]}"
+    assert matches(expand(step.get("out", [])), harness.sent), f"{where}\nsent: {json.dumps(harness.sent)}"
+    assert matches(expand(step.get("events", [])), harness.events), f"{where}\nevents: {json.dumps(harness.events)}"
+    if "answer" in step:
+        assert harness.answer == step["answer"], where
+    for message in harness.sent:
+        assert not problems(SCHEMAS["SdkMessage"], message), f"{where}: {problems(SCHEMAS['SdkMessage'], message)}"
+        if message["type"] == "manifest":
+            assert not problems(SCHEMAS["Manifest"], message["manifest"]), problems(SCHEMAS["Manifest"], message["manifest"])
 
 
 @pytest.mark.parametrize("check", CONFORMANCE["manifestChecks"], ids=[f"manifest-{i}" for i in range(len(CONFORMANCE["manifestChecks"]))])

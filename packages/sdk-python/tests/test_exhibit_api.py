@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import threading
+from pathlib import Path
 
 import pytest
 
-from plinth import AuthenticationError, Control, Exhibit, ManifestLockedError, SettingChange
+from plinth import AuthenticationError, Control, ErrorEvent, Exhibit, FilesChange, ManifestLockedError, SettingChange
 from plinth_kit import Api, PlinthServer, eventually
 
 MANIFEST = {
@@ -88,6 +90,40 @@ def test_thread_api_with_a_polled_queue(plinth: PlinthServer, api: Api) -> None:
     finally:
         exhibit.stop()
     assert not exhibit.is_connected
+
+
+def test_asyncio_content_dir_files_event_and_get_files(plinth: PlinthServer, api: Api, tmp_path: Path) -> None:
+    record = api.new_exhibit()
+    api.upload(record, {"[ORG-free] notes.txt": b"notes", "photo 1.jpg": b"\xff\xd8 jpeg bytes"})
+
+    async def scenario() -> None:
+        exhibit = Exhibit(record["id"], record["token"], MANIFEST, url=plinth.url, content_dir=tmp_path)
+        changes: asyncio.Queue[FilesChange] = asyncio.Queue()
+        errors: list[ErrorEvent] = []
+
+        @exhibit.on_files()
+        async def on_files(change: FilesChange) -> None:
+            await changes.put(change)
+
+        exhibit.on_error(errors.append)
+        await exhibit.connect()
+        try:
+            assert await asyncio.wait_for(changes.get(), 10) == FilesChange(added=["[ORG-free] notes.txt", "photo 1.jpg"])
+            files = exhibit.get_files()
+            assert [(f.name, f.size, f.sha256) for f in files] == [
+                ("[ORG-free] notes.txt", 5, hashlib.sha256(b"notes").hexdigest()),
+                ("photo 1.jpg", len(b"\xff\xd8 jpeg bytes"), hashlib.sha256(b"\xff\xd8 jpeg bytes").hexdigest()),
+            ]
+            await asyncio.to_thread(api.delete_file, record, "photo 1.jpg")
+            assert await asyncio.wait_for(changes.get(), 10) == FilesChange(removed=["photo 1.jpg"])
+        finally:
+            await exhibit.close()
+        assert errors == []
+
+    asyncio.run(scenario())
+    assert (tmp_path / "[ORG-free] notes.txt").read_bytes() == b"notes"
+    assert not (tmp_path / "photo 1.jpg").exists()
+    assert Exhibit("x", "t", MANIFEST).get_files() == []
 
 
 def _expect(condition: bool) -> None:

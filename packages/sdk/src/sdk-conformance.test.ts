@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -11,7 +12,8 @@ import { Exhibit, ExhibitError } from './exhibit.js';
 /**
  * The shared protocol scenarios (packages/shared/protocol/exhibit-sdk.conformance.json), run on
  * the Node SDK against a scripted peer: a local HTTP server answering the authentication and a
- * socket that plays the server's side of each scenario. The Python SDK runs the same file
+ * socket that plays the server's side of each scenario (and, for a scenario with `contentDir`, the
+ * download of its files, so the SDK syncs a real content folder). The Python SDK runs the same file
  * (packages/sdk-python/tests/test_conformance.py), so a protocol change one SDK misses fails.
  */
 
@@ -25,7 +27,7 @@ type Step = {
   events?: unknown[];
   answer?: 'ok' | number;
 };
-type Scenario = { name: string; manifest: string; steps: Step[] };
+type Scenario = { name: string; manifest: string; contentDir?: boolean; files?: Record<string, string>; steps: Step[] };
 type Conformance = {
   exhibitId: string;
   credential: string;
@@ -60,12 +62,22 @@ function withTimestamps(value: unknown, key = ''): unknown {
 /** One socket the SDK opened, with what it sent on it since the last step began. */
 type Connection = { socket: WebSocket; sent: unknown[] };
 
-/** The scripted peer: authentication over HTTP and the socket, both on one local port. */
-async function startPeer() {
+const TOKEN = 'token';
+
+/** The scripted peer: authentication and file downloads over HTTP, and the socket, all on one local port. */
+async function startPeer(files: Record<string, string> = {}) {
+  const basic = `Basic ${Buffer.from(`${CONFORMANCE.exhibitId}:${TOKEN}`).toString('base64')}`;
   const server = http.createServer((request, response) => {
-    if (request.method === 'POST' && request.url === '/api/v1/auth/exhibit/authenticate') {
+    const url = new URL(request.url ?? '/', 'http://peer');
+    if (request.method === 'POST' && url.pathname === '/api/v1/auth/exhibit/authenticate') {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ exhibitId: CONFORMANCE.exhibitId, credential: CONFORMANCE.credential, expiresAt: new Date(Date.now() + 300_000).toISOString() }));
+      return;
+    }
+    const fileName = url.searchParams.get('fileName') ?? '';
+    if (request.method === 'GET' && url.pathname === '/api/v1/content/files/' && request.headers.authorization === basic && Object.hasOwn(files, fileName)) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      response.end(files[fileName]);
       return;
     }
     response.writeHead(404).end();
@@ -108,6 +120,7 @@ function recordEvents(exhibit: Exhibit, events: unknown[]): void {
   exhibit.on('setting', (setting) => events.push({ setting }));
   exhibit.on('settingList', (settingList) => events.push({ settingList }));
   exhibit.on('opMode', (opMode) => events.push({ opMode }));
+  exhibit.on('files', (files) => events.push({ files }));
   exhibit.on('connected', () => events.push({ connected: {} }));
   exhibit.on('disconnected', ({ code }) => events.push({ disconnected: { code } }));
   exhibit.on('error', (error) => events.push({ error: { status: error instanceof ExhibitError ? error.status : 0 } }));
@@ -121,18 +134,21 @@ afterEach(async () => {
 
 describe('the Node SDK runs the shared protocol scenarios', () => {
   it.each(CONFORMANCE.scenarios.map((s) => [s.name, s] as const))('%s', async (_name, scenario) => {
-    const peer = await startPeer();
+    const peer = await startPeer(scenario.files);
+    const contentDir = scenario.contentDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-conformance-')) : undefined;
     const exhibit = new Exhibit({
       serverUrl: peer.url,
       exhibitId: CONFORMANCE.exhibitId,
-      token: 'token',
+      token: TOKEN,
       manifest: CONFORMANCE.manifests[scenario.manifest] as never,
+      contentDir,
       reconnectMinMs: 10,
       reconnectMaxMs: 20,
     });
     cleanUp = async () => {
       exhibit.close();
       await peer.close();
+      if (contentDir) fs.rmSync(contentDir, { recursive: true, force: true });
     };
     const events: unknown[] = [];
     recordEvents(exhibit, events);

@@ -1,9 +1,11 @@
 """Plinth SDK for exhibits written in Python.
 
-Connect an exhibit to Plinth: statuses, controls, settings, setting lists, op mode, logs and
-report events. See :class:`Exhibit`. The package's major version is the protocol version it speaks.
+Connect an exhibit to Plinth: statuses, controls, settings, setting lists, op mode, logs,
+report events, and the exhibit's files mirrored into a content folder (``content_dir``). See
+:class:`Exhibit`. The package's major version is the protocol version it speaks.
 """
 
+from .content_sync import FileSyncError, LocalFile
 from .errors import AuthenticationError, ExhibitClosedError, ManifestError, ManifestLockedError, PlinthError, ProtocolError
 from .events import (
     Connected,
@@ -11,6 +13,7 @@ from .events import (
     Disconnected,
     ErrorEvent,
     Event,
+    FilesChange,
     OpMode,
     OpModeChange,
     SettingChange,
@@ -34,6 +37,9 @@ __all__ = [
     "Exhibit",
     "ExhibitClosedError",
     "ExhibitLogger",
+    "FileSyncError",
+    "FilesChange",
+    "LocalFile",
     "Manifest",
     "ManifestError",
     "ManifestLockedError",

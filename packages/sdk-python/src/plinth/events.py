@@ -57,6 +57,15 @@ class OpModeChange:
 
 
 @dataclass(frozen=True)
+class FilesChange:
+    """Files added, updated or removed in ``content_dir`` by one sync pass (names)."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Connected:
     """The socket is up and every value re-synced after a disconnection."""
 
@@ -77,4 +86,4 @@ class ErrorEvent:
 
 
 #: Everything a callback or :meth:`Exhibit.poll` can receive.
-Event: TypeAlias = Union[Control, SettingChange, SettingListChange, OpModeChange, Connected, Disconnected, ErrorEvent]
+Event: TypeAlias = Union[Control, SettingChange, SettingListChange, OpModeChange, FilesChange, Connected, Disconnected, ErrorEvent]

@@ -13,12 +13,14 @@ import random
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any, Awaitable, Callable, Generator, Literal, TypeVar
 
 import websockets
 
+from .content_sync import ContentSync, LocalFile
 from .errors import AuthenticationError, ExhibitClosedError, PlinthError
-from .events import Connected, Control, Disconnected, ErrorEvent, Event, OpMode, OpModeChange, SettingChange, SettingListChange, SettingListItem
+from .events import Connected, Control, Disconnected, ErrorEvent, Event, FilesChange, OpMode, OpModeChange, SettingChange, SettingListChange, SettingListItem
 from .manifest import Manifest, SettingValue, load_manifest
 from .protocol import HEARTBEAT_S, OFFLINE_AFTER_S, SDK_SOCKET_PATH, parse_gateway_message
 from .session import Failed, ManifestAnswer, Ready, Session, StatusValue
@@ -95,6 +97,8 @@ class Exhibit:
         reconnect_min: float = 0.5,
         reconnect_max: float = 30.0,
         max_queued_logs: int = 1000,
+        content_dir: str | os.PathLike[str] | None = None,
+        skip_organization_files: bool = False,
     ) -> None:
         """
         :param exhibit_id: the exhibit's id (its auth tab shows it).
@@ -104,6 +108,11 @@ class Exhibit:
         :param url: the Plinth server, ``http(s)://host:port``.
         :param reconnect_min: the reconnect backoff's bounds in seconds (jitter within each step).
         :param max_queued_logs: log lines and report events kept while offline (oldest dropped).
+        :param content_dir: the folder the exhibit's files are mirrored to: files uploaded in the
+            console are downloaded there (checked by SHA-256, renamed into place whole), files
+            deleted there are deleted here. A FileSelection setting naming a file is delivered once
+            that file is on disk. Files put in the folder by other means are left alone.
+        :param skip_organization_files: leave the organization's ``[ORG]`` files out of ``content_dir``.
         """
         self.exhibit_id = exhibit_id
         self.url = url.rstrip("/")
@@ -127,6 +136,19 @@ class Exhibit:
         self.events: queue.Queue[Event] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._stopped: asyncio.Event | None = None
+        self.content_dir = Path(content_dir) if content_dir is not None else None
+        self._content: ContentSync | None = None
+        if self.content_dir is not None:
+            self._content = ContentSync(
+                self.content_dir,
+                url=self.url,
+                exhibit_id=exhibit_id,
+                token=token,
+                skip_organization_files=skip_organization_files,
+                on_change=self._emit,
+                on_error=lambda error: self._emit(ErrorEvent(error)),
+            )
+            self._session.files = self._content
 
     # -- callbacks ---------------------------------------------------------------------------
 
@@ -152,6 +174,10 @@ class Exhibit:
     def on_op_mode(self) -> Callable[[H], H]:
         """Decorates ``handler(change: OpModeChange)``."""
         return self._on("opMode", None)
+
+    def on_files(self) -> Callable[[H], H]:
+        """Decorates ``handler(change: FilesChange)``: files added, updated or removed in ``content_dir`` (names)."""
+        return self._on("files", None)
 
     def on_connected(self) -> Callable[[H], H]:
         """Decorates ``handler(event: Connected)``: back online, values re-synced."""
@@ -192,6 +218,10 @@ class Exhibit:
 
     def get_status(self, status_id: str) -> StatusValue:
         return self._session.statuses.get(status_id)
+
+    def get_files(self) -> list[LocalFile]:
+        """The files the SDK placed in ``content_dir`` (empty without one), by name."""
+        return self._content.list() if self._content is not None else []
 
     # -- what the exhibit sends (thread-safe, never blocks) ---------------------------------
 
@@ -238,6 +268,8 @@ class Exhibit:
             self._loop_thread = threading.get_ident()
         self._session.manifest = manifest
         self._closed = False
+        if self._content is not None:
+            self._content.reopen()
         self._first = self._loop.create_future()
         self._task = self._loop.create_task(self._run())
         try:
@@ -258,6 +290,8 @@ class Exhibit:
     async def close(self) -> None:
         """Disconnects for good."""
         self._closed = True
+        if self._content is not None:
+            self._content.close()
         socket = self._socket
         if socket is not None:
             try:
@@ -382,6 +416,8 @@ class Exhibit:
 
     def _fail(self, error: PlinthError) -> None:
         self._closed = True
+        if self._content is not None:
+            self._content.close()
         if self._first is not None and not self._first.done():
             self._first.set_exception(error)
         else:
@@ -498,6 +534,8 @@ def _kind_of(event: Event) -> tuple[str, str | None]:
         return "settingList", event.id
     if isinstance(event, OpModeChange):
         return "opMode", None
+    if isinstance(event, FilesChange):
+        return "files", None
     if isinstance(event, Connected):
         return "connected", None
     if isinstance(event, Disconnected):

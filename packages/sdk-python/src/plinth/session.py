@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from .errors import AuthenticationError, ExhibitClosedError, ManifestError, ManifestLockedError, PlinthError, ProtocolError
 from .events import Connected, Control, Disconnected, ErrorEvent, OpMode, OpModeChange, SettingChange, SettingListChange, SettingListItem
@@ -65,6 +65,18 @@ def _list_items(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(items, key=lambda i: i["order"])
 
 
+class FileHolder(Protocol):
+    """What the session needs of the content folder's sync (:class:`plinth.content_sync.ContentSync`)."""
+
+    def update(self, files: list[dict[str, Any]], organizational_unavailable: bool = False) -> None: ...
+
+    def reset(self) -> None: ...
+
+    def holds(self, names: list[str]) -> bool: ...
+
+    def when_present(self, names: list[str], callback: Callable[[], None]) -> None: ...
+
+
 _FATAL_CLOSES: dict[int, Callable[[], PlinthError]] = {
     CLOSE_UNAUTHORIZED: lambda: AuthenticationError("The exhibit token was revoked or is not valid."),
     CLOSE_DELETED: lambda: ExhibitClosedError("The exhibit was deleted.", 409),
@@ -93,6 +105,10 @@ class Session:
         self._pending_op_mode: OpMode | None = None
         self._outbox: list[dict[str, Any]] = []
         self._request_counter = 0
+        #: The content folder's sync (``content_dir``); None without one.
+        self.files: FileHolder | None = None
+        #: FileSelection values held until their file is on disk, by setting id (``list:<id>`` for lists).
+        self._held_for_files: dict[str, object] = {}
 
     # -- the socket's life -------------------------------------------------------------------
 
@@ -128,6 +144,8 @@ class Session:
                     426,
                 )))
                 return
+            if self.files is not None:
+                self.files.reset()
             self._send_manifest()
         elif kind == "manifest.ok":
             self._emit(ManifestAnswer(None))
@@ -140,21 +158,27 @@ class Session:
         elif kind == "control.fired":
             self._emit(Control(message["controlId"], message.get("itemId")))
         elif kind == "setting.changed":
-            self._apply_setting(message["settingId"], message["value"], message)
-            self._write({"type": "ack", "settings": [{"id": message["settingId"], "version": message["version"]}], "listItems": []})
+            if not self._setting_held(message):
+                self._deliver_setting(message)
         elif kind == "settingList.changed":
-            self._apply_list(message["listId"], message["items"])
-            self._write({"type": "ack", "settings": [], "listItems": self._list_acks(message["listId"], message["items"])})
+            if not self._list_held(message):
+                self._deliver_list(message)
+        elif kind == "files.changed":
+            if self.files is not None:
+                self.files.update(message["files"], message.get("organizationalUnavailable", False))
         elif kind == "opMode.changed":
             self._apply_op_mode(message["opMode"])
         elif kind == "error":
             self._emit(ErrorEvent(PlinthError(message["message"], 400)))
-        # pong and files.changed (content_dir is not supported yet) need nothing.
+        # pong needs nothing.
 
     def _apply_sync(self, message: dict[str, Any]) -> None:
-        for s in message["settings"]:
+        # Values naming a file not yet in content_dir are applied (and acknowledged) once it is.
+        settings = [s for s in message["settings"] if not self._setting_held(s)]
+        lists = [lst for lst in message["settingLists"] if not self._list_held(lst)]
+        for s in settings:
             self._apply_setting(s["settingId"], s["value"], s)
-        for lst in message["settingLists"]:
+        for lst in lists:
             self._apply_list(lst["listId"], lst["items"])
         for status in message["statuses"]:
             self.statuses.setdefault(status["statusId"], status["value"])
@@ -166,8 +190,8 @@ class Session:
             self._apply_op_mode(message["opMode"])
         self._write({
             "type": "ack",
-            "settings": [{"id": s["settingId"], "version": s["version"]} for s in message["settings"]],
-            "listItems": [ack for lst in message["settingLists"] for ack in self._list_acks(lst["listId"], lst["items"])],
+            "settings": [{"id": s["settingId"], "version": s["version"]} for s in settings],
+            "listItems": [ack for lst in lists for ack in self._list_acks(lst["listId"], lst["items"])],
         })
         self.is_synced = True
         self._flush()
@@ -176,6 +200,63 @@ class Session:
             self._emit(Ready())
         else:
             self._emit(Connected())
+
+    def _deliver_setting(self, change: dict[str, Any]) -> None:
+        self._apply_setting(change["settingId"], change["value"], change)
+        self._write({"type": "ack", "settings": [{"id": change["settingId"], "version": change["version"]}], "listItems": []})
+
+    def _deliver_list(self, change: dict[str, Any]) -> None:
+        self._apply_list(change["listId"], change["items"])
+        self._write({"type": "ack", "settings": [], "listItems": self._list_acks(change["listId"], change["items"])})
+
+    # -- FileSelection values wait for their file -------------------------------------------
+
+    def _setting_held(self, change: dict[str, Any]) -> bool:
+        """True when the value waits for its file; it is delivered (and acknowledged) once the file is in content_dir."""
+        setting_id, value = change["settingId"], change["value"]
+        names = [value] if isinstance(value, str) and value and setting_id in self._file_setting_ids()[0] else []
+        return self._hold_until_files(setting_id, names, lambda: self._deliver_setting(change))
+
+    def _list_held(self, change: dict[str, Any]) -> bool:
+        ids = self._file_setting_ids()[1].get(change["listId"], [])
+        names = [v for item in change["items"] for v in (item["values"].get(i) for i in ids) if isinstance(v, str) and v]
+        return self._hold_until_files(f"list:{change['listId']}", names, lambda: self._deliver_list(change))
+
+    def _hold_until_files(self, key: str, names: list[str], deliver: Callable[[], None]) -> bool:
+        """Holds ``deliver`` until the named files are in content_dir (True), or lets the caller
+        deliver now (False). A newer value for the same key replaces a held one, so a stale value never lands."""
+        self._held_for_files.pop(key, None)
+        if self.files is None or not names or self.files.holds(names):
+            return False
+        token = object()
+        self._held_for_files[key] = token
+
+        def release() -> None:
+            if self._held_for_files.get(key) is not token:
+                return
+            del self._held_for_files[key]
+            deliver()
+
+        self.files.when_present(names, release)
+        return True
+
+    def _file_setting_ids(self) -> tuple[set[str], dict[str, list[str]]]:
+        """The manifest's FileSelection settings: plain ones (top level and in groups) and per list."""
+        plain: set[str] = set()
+        lists: dict[str, list[str]] = {}
+
+        def visit(scope: dict[str, Any]) -> None:
+            plain.update(s["id"] for s in scope.get("settings", []) if s.get("type") == "FileSelection")
+            for lst in scope.get("settingLists", []):
+                ids = [s["id"] for s in lst.get("settings", []) if s.get("type") == "FileSelection"]
+                if ids:
+                    lists[lst["id"]] = ids
+            for group in scope.get("settingGroups", []):
+                visit(group)
+
+        if self.manifest is not None:
+            visit(self.manifest)
+        return plain, lists
 
     @staticmethod
     def _list_acks(list_id: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ import {
 import type { ErrorBody } from '@plinth/shared';
 import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import { AppError } from './lib/app-error.js';
 import { refuseCrossSiteRequest } from './lib/cross-site.js';
 import { logFailedRequest, RequestLogController } from './lib/request-log.js';
@@ -160,6 +161,10 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       status: 400,
       body: { response: onlyEmail ? 'InvalidEmail' : message, code: onlyEmail ? 'InvalidEmail' : 'ValidationError', message },
     };
+  }
+  if (isDatabaseUnavailable(error)) {
+    const message = 'The database cannot be reached right now. Try again in a moment.';
+    return { status: 503, body: { response: 'ServiceUnavailable', code: 'ServiceUnavailable', message } };
   }
   if (isResponseSerializationError(error)) {
     return { status: 500, body: { response: 'InternalServer', code: 'InternalServer', message: 'The answer did not match its schema.' } };

@@ -115,6 +115,8 @@ const ConfigSchema = z.object({
   MAIL_OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** How long an exhibit stays offline before its users are told (ms); also the window of one offline and one back-online mail. */
   NOTIFY_OFFLINE_GRACE_MS: z.coerce.number().int().min(100).max(86_400_000).default(120_000),
+  /** How long a query waits for a PostgreSQL connection before the request answers 503 (ms). */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   /** How often each node records that it is alive (ms); see NODE_LOST_AFTER_MS. */
   NODE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** How long a node may stay silent before the others take it for dead and mark the exhibits it held offline (ms). */

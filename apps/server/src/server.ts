@@ -56,6 +56,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     dataDir: config.dataDir,
     holder: 'server',
     onError: (error) => logger.warn({ err: error }, 'PostgreSQL connection error'),
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
   });
   let app: FastifyInstance | null = null;
   let hub: RealtimeHub | null = null;

@@ -31,12 +31,20 @@ export type DatabaseOptions = {
   holder: string;
   /** Where errors of idle PostgreSQL connections go (they must never crash the process). */
   onError?: (error: Error) => void;
+  /**
+   * How long a query waits for a PostgreSQL connection (ms) before it fails, so that a request
+   * answers 503 while the database is away instead of hanging. Default 5000.
+   */
+  connectTimeoutMs?: number;
 };
 
 /** PostgreSQL when a URL is given, else PGlite in DATA_DIR/pgdata (locked to this process). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    return openPostgres(options.databaseUrl, options.onError ?? ((error) => console.warn(`PostgreSQL connection error: ${error.message}`)));
+    return openPostgres(options.databaseUrl, {
+      onError: options.onError ?? ((error) => console.warn(`PostgreSQL connection error: ${error.message}`)),
+      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    });
   }
   const release = lockDataDir(options.dataDir, options.holder);
   try {
@@ -59,8 +67,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
-function openPostgres(url: string, onError: (error: Error) => void): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+function openPostgres(url: string, { onError, connectTimeoutMs }: { onError: (error: Error) => void; connectTimeoutMs: number }): Database {
+  // keepAlive: a connection whose network was cut is found dead instead of waiting for ever.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
   // An idle client's error (PostgreSQL restarted, the connection was cut) is reported, not thrown:
   // the pool replaces the client at the next query.
   pool.on('error', onError);

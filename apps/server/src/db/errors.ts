@@ -15,6 +15,24 @@ export function databaseErrorOf(error: unknown): DatabaseError | null {
   return null;
 }
 
+/** SQLSTATE classes and codes of a database that is gone or not taking work: 08 connection exception, 57P01-57P03 shutting down or starting, 53300 too many connections. */
+const UNAVAILABLE_CODES = /^(08...|57P0[123]|53300)$/;
+/** What node-postgres and the network say when the server cannot be reached. */
+const UNAVAILABLE_MESSAGES = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+
+/**
+ * True when the database could not be reached or is not taking work (stopped, restarting, the
+ * network cut, too many connections), as opposed to a query it refused: the caller may try again.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = (e as Error & { cause?: unknown }).cause, depth += 1) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.test(code) || UNAVAILABLE_MESSAGES.test(code))) return true;
+    if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}
+
 /**
  * True when PostgreSQL refused the data itself (SQLSTATE class 22, data exception, or 23,
  * integrity constraint violation), as opposed to a lost connection or a broken statement:

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCuttableProxy } from './test/cuttable-proxy.js';
+import { createTestDatabase, startTestServer, type TestServer } from './test/test-server.js';
+import type { TestClient } from './test/test-client.js';
+
+/**
+ * PostgreSQL lost and back (issue 13): while the database cannot be reached the API answers 503
+ * with a clear message within its connect timeout (never a request hanging), and once it is back
+ * the same server answers again without a person.
+ */
+let database: { url: string; drop: () => Promise<void> };
+let proxy: Awaited<ReturnType<typeof startCuttableProxy>>;
+let server: TestServer;
+let admin: TestClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const url = new URL(database.url);
+  proxy = await startCuttableProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  server = await startTestServer({ DATABASE_CONNECT_TIMEOUT_MS: '1500' }, { databaseUrl: url.toString() });
+  admin = (await server.signUp({ isPlatformAdmin: true })).client;
+}, 60_000);
+
+afterAll(async () => {
+  proxy.mend();
+  await server?.stop();
+  await proxy?.close();
+  await database?.drop();
+});
+
+async function timed(call: () => Promise<{ status: number; body: { code?: string; message?: string } }>) {
+  const started = Date.now();
+  const res = await call();
+  return { ...res, ms: Date.now() - started };
+}
+
+describe('the database lost and back', () => {
+  for (const how of ['refuse', 'blackhole'] as const) {
+    it(`answers 503 with a clear message while PostgreSQL is unreachable (${how}), then recovers by itself`, { timeout: 60_000 }, async () => {
+      const durations: number[] = [];
+      expect((await admin.get('/org-management/organization')).status).toBe(200);
+      proxy.cut(how);
+      // The first calls may meet pooled connections that died with the link; the later ones wait
+      // for a new connection, which the connect timeout (1.5 s here) ends.
+      for (let i = 0; i < 3; i += 1) {
+        const down = await timed(() => admin.get('/org-management/organization'));
+        expect(down.status).toBe(503);
+        expect(down.body).toMatchObject({ code: 'ServiceUnavailable', message: 'The database cannot be reached right now. Try again in a moment.' });
+        // Never a hanging request (room left for a busy machine).
+        expect(down.ms).toBeLessThan(10_000);
+        durations.push(down.ms);
+      }
+      proxy.mend();
+      let back = 0;
+      for (let i = 0; i < 100 && back !== 200; i += 1) {
+        back = (await admin.get('/org-management/organization')).status;
+        if (back !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(back).toBe(200);
+      // A cut network makes a new connection wait for the whole timeout; a stopped database refuses at once.
+      if (how === 'blackhole') expect(Math.max(...durations)).toBeGreaterThanOrEqual(1400);
+    });
+  }
+});

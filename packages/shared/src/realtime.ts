@@ -127,6 +127,12 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unsubscribed'), exhibitIds: z.array(z.string()), hardwareIds: z.array(z.string()) }),
   z.object({ type: z.literal('error'), message: z.string() }),
   z.object({ type: z.literal('pong') }),
+  /**
+   * Whether the server's event fan-out is whole: `false` while it has lost its link to the other
+   * nodes (Redis), when events from them may be missing; `true` once it is back, when the console
+   * reads what it shows again. Sent when it changes, and at connection while it is `false`.
+   */
+  z.object({ type: z.literal('realtime.status'), live: z.boolean() }),
   ...EVENT_SCHEMAS,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;

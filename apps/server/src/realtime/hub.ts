@@ -18,6 +18,10 @@ export type HubSubscription = (() => void) & { ready: Promise<void> };
 export type RealtimeHub = {
   publish: <K extends HubKind>(kind: K, id: string, message: HubTopics[K]) => void;
   subscribe: <K extends HubKind>(kind: K, id: string, listener: HubListener<K>) => HubSubscription;
+  /** Whether events from every node arrive (false while the link to Redis is lost). */
+  isLive: () => boolean;
+  /** Calls `listener` when `isLive` changes; answers the function that stops it. */
+  onLiveChange: (listener: (live: boolean) => void) => () => void;
   close: () => Promise<void>;
 };
 
@@ -67,6 +71,9 @@ export function createInProcessHub(): RealtimeHub {
   return {
     publish: (kind, id, message) => listeners.deliver(hubTopic(kind, id), message),
     subscribe: (kind, id, listener) => hubSubscription(listeners.add(hubTopic(kind, id), listener)),
+    // One process: every event it makes reaches its own listeners.
+    isLive: () => true,
+    onLiveChange: () => () => undefined,
     close: async () => listeners.clear(),
   };
 }

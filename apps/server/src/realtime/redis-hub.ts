@@ -5,6 +5,38 @@ import { hubSubscription, hubTopic, TopicListeners, type RealtimeHub } from './h
 const CHANNEL_PREFIX = 'plinth:rt:';
 
 /**
+ * Whether both Redis connections are up. ioredis reconnects by itself and subscribes again to
+ * every channel it had; until then events of other nodes (and this node's own, which go through
+ * Redis too) do not arrive, so consoles are told (`realtime.status`) and read again afterwards.
+ */
+function watchLink(clients: Redis[], logger: Logger) {
+  const listeners = new Set<(live: boolean) => void>();
+  const up = () => clients.every((client) => client.status === 'ready');
+  let live = up();
+  const check = () => {
+    const now = up();
+    if (now === live) return;
+    live = now;
+    if (live) logger.info('The link to Redis is back: realtime events flow between the nodes again');
+    else logger.warn('Lost the link to Redis: realtime events may be missing until it is back (reconnecting)');
+    for (const listener of listeners) listener(live);
+  };
+  const events = ['ready', 'close', 'end', 'reconnecting'] as const;
+  for (const client of clients) for (const event of events) client.on(event, check);
+  return {
+    isLive: () => live,
+    onChange: (listener: (live: boolean) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stop: () => {
+      listeners.clear();
+      for (const client of clients) for (const event of events) client.off(event, check);
+    },
+  };
+}
+
+/**
  * The hub for several server instances: every event goes through Redis pub/sub, so a socket on
  * any instance receives events produced on any other. Each instance subscribes to a Redis
  * channel only while one of its sockets listens to that topic.
@@ -14,6 +46,7 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);
   const local = new TopicListeners();
+  const liveness = watchLink([publisher, subscriber], logger);
   /** Listeners per topic on this instance, and the Redis subscription they share. */
   const listening = new Map<string, { count: number; ready: Promise<void> }>();
 
@@ -55,7 +88,10 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
         void subscriber.unsubscribe(CHANNEL_PREFIX + topic);
       }, entry.ready);
     },
+    isLive: () => liveness.isLive(),
+    onLiveChange: (listener) => liveness.onChange(listener),
     close: async () => {
+      liveness.stop();
       local.clear();
       subscriber.disconnect();
       // QUIT waits for the publishes already sent (a command line announces a change, then closes).

@@ -40,7 +40,14 @@ export function socketRoutes(deps: AppDeps) {
       void recheckSessions(deps, open).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not check socket sessions'));
     }, SESSION_RECHECK_MS);
     recheck.unref();
-    app.addHook('onClose', async () => clearInterval(recheck));
+    // The fan-out lost or found its link to the other nodes: every console here is told.
+    const stopLive = deps.hub.onLiveChange((live) => {
+      for (const connection of open) connection.sendStatus(live);
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(recheck);
+      stopLive();
+    });
 
     app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
       // Exhibit SDK connections (`/ws?client=exhibit`) belong to the exhibit gateway.
@@ -103,6 +110,7 @@ class ConsoleConnection {
 
   start(): void {
     this.send({ type: 'handshake', authenticated: Boolean(this.user), userId: this.user?.id });
+    if (!this.deps.hub.isLive()) this.sendStatus(false);
     if (this.user) this.enqueue(() => this.listenToAccess());
     // One message at a time, in order: an auth message must finish before the subscribe behind it.
     this.socket.on('message', (raw) => this.enqueue(() => this.handle(raw.toString())));
@@ -120,6 +128,11 @@ class ConsoleConnection {
       this.socket.ping();
     }, CONSOLE_PING_MS);
     this.pingTimer.unref();
+  }
+
+  /** Tells the console whether events from every node arrive (`realtime.status`). */
+  sendStatus(live: boolean): void {
+    if (!this.closed) this.send({ type: 'realtime.status', live });
   }
 
   /** The session is gone: the console signs in again. */

@@ -1,7 +1,7 @@
-import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { applyToCache } from './realtime-cache';
-import { RealtimeClient, type RealtimeListener } from './realtime';
+import { RealtimeClient, type RealtimeListener, type RealtimeStatus } from './realtime';
 
 const RealtimeContext = createContext<RealtimeClient | null>(null);
 
@@ -12,6 +12,8 @@ export function RealtimeProvider({ client, enabled, children }: { client: Realti
     if (!enabled) return;
     client.connect();
     const stop = client.listen((message) => applyToCache(queryClient, message));
+    // Events may have been missed while live updates were down: every shown query is read again.
+    const stopResync = client.onResync(() => void queryClient.invalidateQueries());
     // The session ended elsewhere: nothing cached is valid any more; sign in again.
     const stopSessionEnded = client.onSessionEnded(() => {
       queryClient.clear();
@@ -19,6 +21,7 @@ export function RealtimeProvider({ client, enabled, children }: { client: Realti
     });
     return () => {
       stop();
+      stopResync();
       stopSessionEnded();
       client.disconnect();
     };
@@ -39,6 +42,18 @@ export function useRealtimeSubscription(exhibitIds: string[], hardwareIds: strin
     return client.subscribe({ exhibitIds, hardwareIds });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the key stands for both id lists
   }, [client, key]);
+}
+
+/** Whether live updates arrive (`live`), the socket is reconnecting, or the server's fan-out is degraded (`stale`). */
+export function useRealtimeStatus(): RealtimeStatus {
+  const client = useRealtime();
+  const [status, setStatus] = useState<RealtimeStatus>(() => client?.status ?? 'live');
+  useEffect(() => {
+    if (!client) return;
+    setStatus(client.status);
+    return client.onStatusChange(setStatus);
+  }, [client]);
+  return client ? status : 'live';
 }
 
 /** Calls `listener` for every socket message while the calling component is mounted. */

@@ -68,6 +68,47 @@ describe('RealtimeClient', () => {
   });
 });
 
+describe('RealtimeClient status', () => {
+  /** A client on a fresh server, recording its statuses and resyncs. */
+  async function watched() {
+    const server = await socketServer();
+    const client = new RealtimeClient(server.url);
+    clients.push(client);
+    const statuses: string[] = [];
+    const resync = vi.fn();
+    client.onStatusChange((status) => statuses.push(status));
+    client.onResync(resync);
+    expect(client.status).toBe('reconnecting');
+    client.connect();
+    await waitFor(() => client.status === 'live');
+    return { server, client, statuses, resync };
+  }
+
+  it('is reconnecting while the socket is down, and asks for everything to be read again once back', async () => {
+    const { server, client, statuses, resync } = await watched();
+    // The first connection missed nothing.
+    expect(resync).not.toHaveBeenCalled();
+    server.connections[0]!.terminate();
+    await waitFor(() => client.status === 'reconnecting');
+    await waitFor(() => client.status === 'live', 5000);
+    expect(statuses).toEqual(['live', 'reconnecting', 'live']);
+    expect(resync).toHaveBeenCalledTimes(1);
+    await server.close();
+  });
+
+  it("is stale while the server's fan-out is degraded, and asks for a reread when it is whole again", async () => {
+    const { server, client, statuses, resync } = await watched();
+    server.connections[0]!.send(JSON.stringify({ type: 'realtime.status', live: false }));
+    await waitFor(() => client.status === 'stale');
+    expect(resync).not.toHaveBeenCalled();
+    server.connections[0]!.send(JSON.stringify({ type: 'realtime.status', live: true }));
+    await waitFor(() => client.status === 'live');
+    expect(statuses).toEqual(['live', 'stale', 'live']);
+    expect(resync).toHaveBeenCalledTimes(1);
+    await server.close();
+  });
+});
+
 describe('applyToCache', () => {
   it('reads everything again when the user access changed', async () => {
     const queryClient = new QueryClient();

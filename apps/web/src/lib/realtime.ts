@@ -1,6 +1,12 @@
 import { CONSOLE_CLOSE, parseServerMessage, type ServerMessage } from '@plinth/shared';
 
 export type RealtimeListener = (message: ServerMessage) => void;
+
+/**
+ * Whether live updates arrive: `live`; `reconnecting` while the socket is down (before the first
+ * connection too); `stale` while the server says its link to the other nodes is lost.
+ */
+export type RealtimeStatus = 'live' | 'reconnecting' | 'stale';
 export type Subscription = { exhibitIds?: string[]; hardwareIds?: string[] };
 
 const RECONNECT_MIN_MS = 1000;
@@ -19,6 +25,11 @@ export class RealtimeClient {
   private stopped = true;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private sessionEndedHandlers = new Set<() => void>();
+  private statusListeners = new Set<(status: RealtimeStatus) => void>();
+  private resyncHandlers = new Set<() => void>();
+  private currentStatus: RealtimeStatus = 'reconnecting';
+  /** Whether a socket was open before: a reconnect means events may have been missed. */
+  private wasOpen = false;
 
   constructor(private readonly url: string = defaultSocketUrl()) {}
 
@@ -29,6 +40,34 @@ export class RealtimeClient {
   onSessionEnded(handler: () => void): () => void {
     this.sessionEndedHandlers.add(handler);
     return () => this.sessionEndedHandlers.delete(handler);
+  }
+
+  /** Whether live updates arrive now. */
+  get status(): RealtimeStatus {
+    return this.currentStatus;
+  }
+
+  /** Calls `listener` when the status changes; answers the function that stops it. */
+  onStatusChange(listener: (status: RealtimeStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /**
+   * Calls `handler` when live updates come back after events may have been missed (the socket
+   * reconnected, or the server's link to the other nodes is back): what is shown must be read again.
+   */
+  onResync(handler: () => void): () => void {
+    this.resyncHandlers.add(handler);
+    return () => this.resyncHandlers.delete(handler);
+  }
+
+  private setStatus(status: RealtimeStatus): void {
+    if (status === this.currentStatus) return;
+    const wasMissing = this.currentStatus !== 'live' && this.wasOpen;
+    this.currentStatus = status;
+    for (const listener of this.statusListeners) listener(status);
+    if (status === 'live' && wasMissing) for (const handler of this.resyncHandlers) handler();
   }
 
   connect(): void {
@@ -76,6 +115,9 @@ export class RealtimeClient {
     socket.onopen = () => {
       this.retryMs = RECONNECT_MIN_MS;
       if (this.counts.size) this.sendSubscription('subscribe', [...this.counts.keys()]);
+      // The server says at once if its fan-out is degraded (realtime.status); until then it is live.
+      this.setStatus('live');
+      this.wasOpen = true;
     };
     socket.onmessage = (event) => {
       // Every message is checked against the contract; one that does not fit is not acted on.
@@ -84,10 +126,14 @@ export class RealtimeClient {
         console.warn('Plinth: a realtime message did not match the contract and was ignored.');
         return;
       }
+      if (message.type === 'realtime.status') {
+        this.setStatus(message.live ? 'live' : 'stale');
+      }
       for (const listener of this.listeners) listener(message);
     };
     socket.onclose = (event) => {
       if (this.socket === socket) this.socket = null;
+      this.setStatus('reconnecting');
       if (event.code === CONSOLE_CLOSE.sessionEnded) {
         this.stopped = true;
         for (const handler of this.sessionEndedHandlers) handler();

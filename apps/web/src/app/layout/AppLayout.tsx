@@ -2,6 +2,7 @@ import { Anchor, AppShell, Group, Image, Text, UnstyledButton } from '@mantine/c
 import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
+import { LiveUpdatesBanner } from '../../components/LiveUpdatesBanner';
 import { useSignOut } from '../../features/auth/api/logout';
 import { SubmitTicketDialog } from '../../features/help/components/SubmitTicketDialog';
 import { useCurrentUser } from '../../lib/api/get-current-user';
@@ -43,6 +44,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Main>
+        <LiveUpdatesBanner />
         <Outlet />
       </AppShell.Main>
       <SubmitTicketDialog opened={ticketOpened} onClose={ticket.close} />

@@ -109,6 +109,7 @@ ensureMosquitto();
 if (want('install')) run('after install (command line, .env)', 'node', ['scripts/check-install.mjs']);
 if (want('build')) {
   run('build', 'npm', ['run', 'build']);
+  run('console first-load size', 'node', ['scripts/check-bundle-size.mjs']);
   run('typecheck (sources and tests)', 'npm', ['run', 'typecheck']);
 }
 if (want('lint')) run('lint (eslint, import walls)', 'npm', ['run', 'lint']);

@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { analytics } from '../lib/analytics';
 import { useCurrentUser } from '../lib/api/get-current-user';
@@ -13,13 +13,16 @@ import { LoginPage } from '../features/auth/components/LoginPage';
 import { ResetPasswordPage } from '../features/auth/components/ResetPasswordPage';
 import { ForbiddenPage } from '../features/errors/components/ForbiddenPage';
 import { NotFoundPage } from '../features/errors/components/NotFoundPage';
-import { ExhibitPage } from '../features/exhibit/components/ExhibitPage';
-import { HardwarePage } from '../features/hardware/components/HardwarePage';
-import { HelpPage } from '../features/help/components/HelpPage';
 import { HomePage } from '../features/home/components/HomePage';
-import { OrganizationPage } from '../features/organization/components/OrganizationPage';
-import { SitePage } from '../features/site/components/SitePage';
 import { AppLayout } from './layout/AppLayout';
+
+// Sign-in and home come with the first load; every other screen loads its code when it is opened
+// (issue 17: the first load stays within its budget, scripts/check-bundle-size.mjs).
+const ExhibitPage = lazy(() => import('../features/exhibit/components/ExhibitPage').then((m) => ({ default: m.ExhibitPage })));
+const HardwarePage = lazy(() => import('../features/hardware/components/HardwarePage').then((m) => ({ default: m.HardwarePage })));
+const HelpPage = lazy(() => import('../features/help/components/HelpPage').then((m) => ({ default: m.HelpPage })));
+const OrganizationPage = lazy(() => import('../features/organization/components/OrganizationPage').then((m) => ({ default: m.OrganizationPage })));
+const SitePage = lazy(() => import('../features/site/components/SitePage').then((m) => ({ default: m.SitePage })));
 
 /**
  * Startup (spec section 2): without a session the user goes to login unless on a public path;

@@ -1,3 +1,4 @@
+import { notifyManager } from '@tanstack/react-query';
 import { CONSOLE_CLOSE, parseServerMessage, type ServerMessage } from '@plinth/shared';
 
 export type RealtimeListener = (message: ServerMessage) => void;
@@ -8,6 +9,9 @@ export type RealtimeListener = (message: ServerMessage) => void;
  */
 export type RealtimeStatus = 'live' | 'reconnecting' | 'stale';
 export type Subscription = { exhibitIds?: string[]; hardwareIds?: string[] };
+
+/** While the page is hidden (no animation frames), messages are handed out this often (ms). */
+const HIDDEN_FLUSH_MS = 250;
 
 const RECONNECT_MIN_MS = 1000;
 const RECONNECT_MAX_MS = 15_000;
@@ -30,6 +34,9 @@ export class RealtimeClient {
   private currentStatus: RealtimeStatus = 'reconnecting';
   /** Whether a socket was open before: a reconnect means events may have been missed. */
   private wasOpen = false;
+  /** Messages received since the last hand-out. */
+  private inbox: ServerMessage[] = [];
+  private flushPlanned = false;
 
   constructor(private readonly url: string = defaultSocketUrl()) {}
 
@@ -129,7 +136,8 @@ export class RealtimeClient {
       if (message.type === 'realtime.status') {
         this.setStatus(message.live ? 'live' : 'stale');
       }
-      for (const listener of this.listeners) listener(message);
+      this.inbox.push(message);
+      this.planFlush();
     };
     socket.onclose = (event) => {
       if (this.socket === socket) this.socket = null;
@@ -143,6 +151,26 @@ export class RealtimeClient {
       this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /**
+   * Listeners get messages in batches, once per animation frame (every HIDDEN_FLUSH_MS while the
+   * page is hidden), inside one TanStack notify batch: a burst of a thousand prop changes makes one
+   * render, not a thousand, and the values shown are at most a frame behind.
+   */
+  private planFlush(): void {
+    if (this.flushPlanned) return;
+    this.flushPlanned = true;
+    const flush = () => {
+      this.flushPlanned = false;
+      const batch = this.inbox;
+      this.inbox = [];
+      notifyManager.batch(() => {
+        for (const message of batch) for (const listener of this.listeners) listener(message);
+      });
+    };
+    if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') requestAnimationFrame(flush);
+    else setTimeout(flush, HIDDEN_FLUSH_MS);
   }
 
   private sendSubscription(type: 'subscribe' | 'unsubscribe', keys: string[]): void {

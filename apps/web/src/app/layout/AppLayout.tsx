@@ -1,6 +1,7 @@
-import { Anchor, AppShell, Group, Image, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, AppShell, Center, Group, Image, Loader, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconHelpCircle } from '@tabler/icons-react';
+import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { LiveUpdatesBanner } from '../../components/LiveUpdatesBanner';
 import { useSignOut } from '../../features/auth/api/logout';
@@ -45,7 +46,16 @@ export function AppLayout() {
       </AppShell.Header>
       <AppShell.Main>
         <LiveUpdatesBanner />
-        <Outlet />
+        {/* A screen whose code is not loaded yet shows a loader under the header. */}
+        <Suspense
+          fallback={
+            <Center p="xl">
+              <Loader aria-label="Loading page" />
+            </Center>
+          }
+        >
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
       <SubmitTicketDialog opened={ticketOpened} onClose={ticket.close} />
     </AppShell>

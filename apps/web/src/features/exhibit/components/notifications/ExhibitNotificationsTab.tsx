@@ -1,4 +1,5 @@
 import { Alert, Badge, Stack, Switch, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import {
   EXHIBIT_USER_MESSAGES,
   NOTIFICATION_TOGGLE_LABELS,
@@ -20,19 +21,33 @@ export const MASTER_OFF_HINT = 'Turn on email notifications for this exhibit fir
 
 type TogglesProps = {
   row: NotificationSubscription;
-  onToggle: (toggle: NotificationToggle, value: boolean) => void;
+  /** Saves one switch; settles when the server answered (the row then holds the outcome). */
+  onToggle: (toggle: NotificationToggle, value: boolean) => Promise<unknown>;
 };
 
 /** The seven switches of one user; the master switch first, the others usable only while it is on. */
 function NotificationToggles({ row, onToggle }: TogglesProps) {
   const [master, ...others] = NOTIFICATION_TOGGLES;
+  // A switch flips in the click itself (not a task later, when the cache's own update renders);
+  // once the server answered, the row's value (saved, or put back) shows again.
+  const [flipped, setFlipped] = useState<Partial<Record<NotificationToggle, boolean>>>({});
+  const handleChange = (toggle: NotificationToggle, value: boolean) => {
+    setFlipped((current) => ({ ...current, [toggle]: value }));
+    void onToggle(toggle, value).finally(() =>
+      setFlipped((current) => {
+        const { [toggle]: _done, ...rest } = current;
+        return rest;
+      }),
+    );
+  };
+  const valueOf = (toggle: NotificationToggle) => flipped[toggle] ?? row[toggle];
   const switchFor = (toggle: NotificationToggle, disabled: boolean) => (
     <Switch
       key={toggle}
       label={NOTIFICATION_TOGGLE_LABELS[toggle]}
-      checked={row[toggle]}
+      checked={valueOf(toggle)}
       disabled={disabled}
-      onChange={(e) => onToggle(toggle, e.currentTarget.checked)}
+      onChange={(e) => handleChange(toggle, e.currentTarget.checked)}
     />
   );
   return (
@@ -43,13 +58,13 @@ function NotificationToggles({ row, onToggle }: TogglesProps) {
         </Text>
       )}
       {switchFor(master, !row.canEdit)}
-      {row.canEdit && !row.notify && (
+      {row.canEdit && !valueOf('notify') && (
         <Text size="xs" c="dimmed">
           {MASTER_OFF_HINT}
         </Text>
       )}
       <Stack gap="xs" pl="lg">
-        {others.map((toggle) => switchFor(toggle, !row.canEdit || !row.notify))}
+        {others.map((toggle) => switchFor(toggle, !row.canEdit || !valueOf('notify')))}
       </Stack>
     </Stack>
   );
@@ -68,7 +83,7 @@ export function ExhibitNotificationsTab({ exhibit }: { exhibit: Exhibit }) {
   const isOwn = (row: NotificationSubscription) => row.userId === me.data?.id;
 
   const handleToggle = (row: NotificationSubscription) => (toggle: NotificationToggle, value: boolean) =>
-    void update
+    update
       .mutateAsync({
         exhibitId: exhibit.id,
         userId: row.userId,

@@ -1,10 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { RealtimeClient } from '../lib/realtime';
-import { RealtimeProvider } from '../lib/realtime-context';
+import { renderLive } from '../test/live-socket';
 import { LIVE_BANNER_DELAY_MS, LIVE_BANNER_TEXTS, LiveUpdatesBanner } from './LiveUpdatesBanner';
 
 const closers: (() => Promise<void>)[] = [];
@@ -12,31 +9,14 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** A real socket server the console's client connects to, and the console's provider around the banner. */
+/** The banner under the console's provider, its client connected to a socket server the test plays. */
 async function setup() {
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const sockets: ServerSocket[] = [];
-  server.on('connection', (socket) => sockets.push(socket));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const client = new RealtimeClient(`ws://127.0.0.1:${(server.address() as { port: number }).port}/ws`);
   const queryClient = new QueryClient();
   queryClient.setQueryData(['exhibits'], { exhibits: [] });
-  const view = render(
-    <MantineProvider env="test">
-      <QueryClientProvider client={queryClient}>
-        <RealtimeProvider client={client} enabled>
-          <LiveUpdatesBanner />
-        </RealtimeProvider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-  closers.push(async () => {
-    view.unmount();
-    for (const socket of sockets) socket.terminate();
-  });
-  await waitFor(() => expect(client.status).toBe('live'));
-  return { sockets, queryClient };
+  const live = await renderLive(<LiveUpdatesBanner />, queryClient);
+  closers.push(live.close);
+  await waitFor(() => expect(live.client.status).toBe('live'));
+  return live;
 }
 
 describe('LiveUpdatesBanner', () => {

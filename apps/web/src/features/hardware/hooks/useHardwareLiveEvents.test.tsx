@@ -1,13 +1,11 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, useQuery } from '@tanstack/react-query';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { useCallback, useState } from 'react';
 import type { Hardware, ServerMessage } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
-import { RealtimeClient } from '../../../lib/realtime';
-import { RealtimeProvider, useRealtimeListener } from '../../../lib/realtime-context';
+import { useRealtimeListener } from '../../../lib/realtime-context';
+import { renderLive } from '../../../test/live-socket';
 import { HW, makeHardware, peripheral, prop } from '../test/support';
 import { useHardwareLiveEvents } from './useHardwareLiveEvents';
 
@@ -35,27 +33,10 @@ function LiveProp() {
 
 describe('live prop changes on the board page', () => {
   it('a burst of 1,000 socket updates makes a bounded number of renders, and the last value shows', { timeout: 20_000 }, async () => {
-    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    const sockets: ServerSocket[] = [];
-    server.on('connection', (socket) => sockets.push(socket));
-    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const client = new RealtimeClient(`ws://127.0.0.1:${(server.address() as { port: number }).port}/ws`);
     const queryClient = new QueryClient();
     queryClient.setQueryData(queryKeys.hardware(HW), makeHardware({ peripherals: [peripheral('dial', 'Dial', [prop('level', 'int', 0)])] }));
-    const view = render(
-      <MantineProvider env="test">
-        <QueryClientProvider client={queryClient}>
-          <RealtimeProvider client={client} enabled>
-            <LiveProp />
-          </RealtimeProvider>
-        </QueryClientProvider>
-      </MantineProvider>,
-    );
-    closers.push(() => {
-      view.unmount();
-      for (const socket of sockets) socket.terminate();
-    });
+    const { sockets, close } = await renderLive(<LiveProp />, queryClient);
+    closers.push(close);
     await waitFor(() => expect(sockets).toHaveLength(1));
     expect(screen.getByTestId('value')).toHaveTextContent('0');
 

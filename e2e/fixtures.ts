@@ -97,6 +97,8 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
     DATA_DIR: dataDir,
     SMTP_URL: smtpUrl,
     PUBLIC_URL: baseURL,
+    // Stopped by SIGTERM: no load balancer to drain.
+    SHUTDOWN_DRAIN_MS: '0',
     LOG_LEVEL: 'warn',
     // The suites sign in, fail and invite far more than people do (the throttle has its own tests).
     THROTTLE_ACCOUNT_FAILURES: '1000',

@@ -2,8 +2,8 @@
 // `npm test`: every suite, in order — the command line right after install, build and typecheck,
 // lint, unit and integration (Vitest, against a real PostgreSQL), the Python SDK (pytest on
 // Debian's Python), end to end (Playwright in Debian's Chromium). It installs what the suites need
-// (Chromium, python3-websockets and python3-pytest via apt-get) and starts PostgreSQL when it is
-// installed but stopped.
+// (Chromium, Mosquitto, Prometheus, python3-websockets and python3-pytest via apt-get) and starts
+// PostgreSQL when it is installed but stopped.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,6 +68,12 @@ function ensureMosquitto() {
   aptInstall('mosquitto');
 }
 
+function ensurePrometheus() {
+  if (fs.existsSync('/usr/bin/prometheus')) return;
+  console.log('Prometheus is missing: installing it with apt-get (the metrics test runs its own on a free port)');
+  aptInstall('prometheus');
+}
+
 function ensurePostgres() {
   const ready = () => spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432'], { stdio: 'ignore' }).status === 0;
   if (process.env.TEST_DATABASE_URL || ready()) return;
@@ -105,6 +111,7 @@ fs.mkdirSync(reports, { recursive: true });
 ensurePostgres();
 ensureRedis();
 ensureMosquitto();
+ensurePrometheus();
 // First, before anything is built: what a fresh clone offers right after `npm install`.
 if (want('install')) run('after install (command line, .env)', 'node', ['scripts/check-install.mjs']);
 if (want('build')) {

@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SESSION_COOKIE } from '@plinth/shared';
+import { freePort } from '../../apps/server/src/test/free-port.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../../apps/server/src/test/postgres.js';
 
 /** The repository root (bench/lib/../..). */
@@ -44,16 +44,7 @@ export type BenchServer = {
 };
 
 /** A port nobody listens on right now (the kernel picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** The newest modification time (ms) of the files under a folder matching `keep`. */
 function newestMtime(dir: string, keep: (file: string) => boolean): number {
@@ -181,6 +172,8 @@ export async function startBenchServer(options: {
     DATABASE_URL: db.url,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Stopped by SIGTERM: no load balancer to drain.
+    SHUTDOWN_DRAIN_MS: '0',
     WEB_DIST: path.join(dataDir, 'no-console'),
     MQTT_URL: '',
     REDIS_URL: '',

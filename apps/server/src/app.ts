@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -26,15 +26,22 @@ import { logFailedRequest, RequestLogController } from './lib/request-log.js';
 import { refuseUnsafeText } from './lib/unsafe-input.js';
 import { registerSessionHook } from './modules/auth/session.hook.js';
 import { apiRoutes } from './modules/index.js';
+import { operationsRoutes } from './modules/operations/operations.routes.js';
 import { socketRoutes } from './realtime/socket.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-/** Builds the whole HTTP side: REST under /api/v1, the /ws socket, OpenAPI and the console. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export type BuildAppOptions = {
+  /** The HTTP server the app answers on (taken at the start of start-up: lib/http-listener.ts). */
+  serverFactory?: FastifyServerFactory;
+};
+
+/** Builds the whole HTTP side: REST under /api/v1, the /ws socket, OpenAPI, health, readiness and metrics, and the console. */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    serverFactory: options.serverFactory,
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Only listed proxies may say who the client is (X-Forwarded-For); none by default.
     trustProxy: deps.config.TRUST_PROXY.length > 0 ? deps.config.TRUST_PROXY : false,
@@ -49,6 +56,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerPlugins(app);
 
   app.addHook('onRequest', refuseCrossSiteRequest);
+  // Labelled by route template (never an id) and status: a bounded set of series.
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
   registerSessionHook(app, deps);
   app.addHook('preValidation', refuseUnsafeText);
   const headers = securityHeaders(deps.config);
@@ -63,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     void reply.status(status).send(body);
   });
 
+  await app.register(operationsRoutes(deps));
   await app.register(apiRoutes(deps), { prefix: API_PREFIX });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
   app.get('/api/docs/json', { schema: { hide: true } }, async () => app.swagger());
@@ -90,6 +105,11 @@ async function registerPlugins(app: FastifyInstance): Promise<void> {
           'The Plinth REST API. Every call sends the session cookie. Errors answer { response, code, message }.',
       },
       servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics on the main port (docs/operations.md).' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

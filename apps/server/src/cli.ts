@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { createDetachedHardwareGateway } from './devices/hardware-gateway.js';
@@ -12,7 +11,10 @@ import { createBackgroundTasks } from './lib/background.js';
 import { createFileStore } from './lib/file-store.js';
 import { systemClock } from './lib/clock.js';
 import { loadDotEnv } from './lib/dotenv.js';
+import { createLogger } from './lib/logger.js';
+import { createMetrics } from './lib/metrics.js';
 import { createOutboundFetch } from './lib/outbound-fetch.js';
+import { Readiness } from './lib/readiness.js';
 import { createDetachedSecretBox } from './lib/secret-box.js';
 import { createLogRecorder } from './modules/logging/log-recorder.js';
 import { createMailer } from './mail/mailer.js';
@@ -107,7 +109,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
   try {
     loadDotEnv();
     const config = loadConfig();
-    const logger = pino({ level: 'warn' });
+    const logger = createLogger({ level: 'warn', format: config.LOG_FORMAT });
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, holder: 'command line' });
     const hub = config.REDIS_URL ? await createRedisHub(config.REDIS_URL, logger) : createInProcessHub();
     const background = createBackgroundTasks(logger);
@@ -133,6 +135,9 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
         hardwareGateway: createDetachedHardwareGateway(),
         // What a command records is stored before it ends; no lease is read (no console is live here).
         logs,
+        // Counted nowhere and never ready: a command serves no traffic.
+        metrics: createMetrics(),
+        readiness: new Readiness(),
       };
       out.write(`${await command.run(deps, values)}\n`);
       return 0;

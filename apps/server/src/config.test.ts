@@ -144,6 +144,15 @@ describe('configuration of what Plinth fetches and keeps', () => {
     expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: 'secret' })).toThrow(ConfigError);
   });
 
+  it('keeps metrics off and drains 5 s by default; reads the metrics port, its token and the log format, naming a bad one', () => {
+    const defaults = loadConfig({});
+    expect([defaults.METRICS_PORT, defaults.METRICS_TOKEN, defaults.LOG_FORMAT, defaults.SHUTDOWN_DRAIN_MS]).toEqual([undefined, undefined, undefined, 5000]);
+    const set = loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN: 'a'.repeat(16), LOG_FORMAT: 'json', SHUTDOWN_DRAIN_MS: '0' });
+    expect([set.METRICS_PORT, set.METRICS_HOST, set.LOG_FORMAT, set.SHUTDOWN_DRAIN_MS]).toEqual([9464, '10.0.0.5', 'json', 0]);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
   it('limits uploads to MAX_FILE_BYTES, 2 GiB by default', () => {
     expect(loadConfig({}).MAX_FILE_BYTES).toBe(2 * 1024 ** 3);
     expect(loadConfig({ MAX_FILE_BYTES: '1048576' }).MAX_FILE_BYTES).toBe(1048576);

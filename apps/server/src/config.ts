@@ -149,6 +149,16 @@ const ConfigSchema = z.object({
   /** Path-style addresses (endpoint/bucket/key); default true with S3_ENDPOINT, false for AWS. */
   S3_FORCE_PATH_STYLE: Bool,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty` (readable lines) or `json` (one JSON object a line); unset: pretty on a terminal, JSON otherwise (lib/logger.ts). */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  /** Serves /metrics on its own port (docs/operations.md); unset, /metrics is off unless METRICS_TOKEN is set. */
+  METRICS_PORT: Port.optional(),
+  /** The address the metrics port listens on; default: HOST. */
+  METRICS_HOST: z.string().optional(),
+  /** A bearer token Prometheus sends for /metrics; without METRICS_PORT, /metrics is then served on PORT behind it. */
+  METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters (e.g. from `openssl rand -hex 24`)' }).optional(),
+  /** On SIGTERM, how long /readyz answers 503 (`stopping`) while requests are still served, before the node closes (ms). */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   WEB_DIST: z.string().optional(),
   ANALYTICS_URL: OptionalUrl,
   /** Let the server fetch private (LAN) addresses a user configures, e.g. a content manager on the venue network. */

@@ -5,7 +5,9 @@ import type { ExhibitGateway, HardwareGateway } from './devices/ports.js';
 import type { BackgroundTasks } from './lib/background.js';
 import type { Clock } from './lib/clock.js';
 import type { FileStore } from './lib/file-store.js';
+import type { Metrics } from './lib/metrics.js';
 import type { OutboundFetch } from './lib/outbound-fetch.js';
+import type { Readiness } from './lib/readiness.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer } from './mail/mailer.js';
 import type { LogRecorder } from './modules/logging/ports.js';
@@ -38,6 +40,10 @@ export type AppDeps = {
   logs: LogRecorder;
   /** Stored files (exhibit files, firmware): local disk or an S3-compatible store (FILE_STORE_URL). */
   files: FileStore;
+  /** This node's metrics (docs/operations.md): the parts that know a number count it or tell where to read it. */
+  metrics: Metrics;
+  /** Whether this node should get traffic (`/readyz`): starting, running with its checks, or stopping. */
+  readiness: Readiness;
   /** This node's scheduled-event executor (started by startServer; absent in apps built without it). */
   scheduler?: Scheduler;
   /** This node's notification triggers and mail outbox sender (started by startServer; absent in apps built without it). */

@@ -24,3 +24,4 @@ export * from './api/logging.js';
 export * from './api/content.js';
 export * from './api/scheduling.js';
 export * from './api/people.js';
+export * from './api/operations.js';

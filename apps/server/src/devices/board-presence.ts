@@ -54,6 +54,11 @@ export class BoardPresence {
     for (const id of await listOnlineIds(this.deps.db)) this.lastSeen.set(id, { at: Date.now(), windowMs: DEFAULT_WINDOW_MS });
   }
 
+  /** Boards this instance holds online: heard within their window and not gone offline since. */
+  get onlineCount(): number {
+    return this.lastSeen.size;
+  }
+
   /** Looks for silent boards every `watchdogMs`. */
   watch(watchdogMs: number): void {
     this.watchdog = setInterval(() => this.findSilent(), watchdogMs);

@@ -17,6 +17,8 @@ export type BoardTransport = {
   link: MqttLink;
   /** The embedded broker's port, or null when an external broker is used. */
   mqttPort: number | null;
+  /** Whether the broker answers now: the embedded one listens, or the link to MQTT_URL is connected. */
+  isReady: () => boolean;
   /** Starts receiving board messages (after which they may arrive at any moment). */
   subscribe: (onMessage: MqttHandler) => Promise<void>;
   tokenCreated: (hardwareId: string, token: string) => Promise<void>;
@@ -39,6 +41,7 @@ async function openExternal(url: string): Promise<BoardTransport> {
   return {
     link,
     mqttPort: null,
+    isReady: () => link.client.connected,
     subscribe: async (onMessage) => {
       // Results go to every instance (only the one that sent the command is waiting); the rest is shared.
       await link.subscribe(`${MQTT_TOPIC_ROOT}/+/result`, onMessage);
@@ -75,6 +78,7 @@ async function openEmbedded(deps: AppDeps, onBoardGone: (hardwareId: string) => 
   return {
     link,
     mqttPort: broker.port,
+    isReady: () => broker.isListening(),
     subscribe: (onMessage) => link.subscribe(`${MQTT_TOPIC_ROOT}/+/+`, onMessage),
     tokenCreated: async () => undefined,
     tokenRevoked: async (hardwareId, tokenId) => {

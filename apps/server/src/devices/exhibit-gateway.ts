@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import { EXHIBIT_AUTH_TIMEOUT_MS, EXHIBIT_HEARTBEAT_MS } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { describeFailure } from '../lib/describe-failure.js';
+import { countOfflineExhibits } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
 import { EXHIBIT_CLOSES, ExhibitConnection } from './exhibit-connection.js';
 import { ExhibitConnections } from './exhibit-connections.js';
 import { handleExhibitMessage } from './exhibit-messages.js';
@@ -15,6 +16,8 @@ import type { ExhibitGateway } from './ports.js';
  */
 export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
   const connections = new ExhibitConnections(deps);
+  deps.metrics.setSource('exhibitsConnected', () => connections.current.size);
+  deps.metrics.setSource('exhibitsOffline', () => countOfflineExhibits(deps.db));
   const sweep = () => connections.sweep();
   const heartbeat = setInterval(sweep, EXHIBIT_HEARTBEAT_MS);
   heartbeat.unref();

@@ -8,6 +8,7 @@ import {
   type UnsafeText,
 } from '@plinth/shared';
 import { AppError } from '../lib/app-error.js';
+import type { Metrics } from '../lib/metrics.js';
 import { pushExhibitFiles } from '../modules/content/files.service.js';
 import { acknowledge, recordEvent, recordLogs, recordOpMode, recordStatus } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
 import { pushSync } from '../modules/exhibit-runtime/exhibit-runtime.service.js';
@@ -40,8 +41,10 @@ const sessionHandlers: SessionHandlers = {
  * Not async itself, so a status value costs no more than its handler.
  */
 export function handleExhibitMessage(connections: ExhibitConnections, connection: ExhibitConnection, raw: string): Promise<void> | undefined {
-  const message = readMessage(connection, raw);
+  const { metrics } = connections.deps;
+  const message = readMessage(connection, raw, metrics);
   if (!message) return undefined;
+  metrics.exhibitMessages.inc(message.type);
   if (message.type === 'ping') {
     connection.write({ type: 'pong' });
     return undefined;
@@ -62,23 +65,26 @@ export function handleExhibitMessage(connections: ExhibitConnections, connection
   return handle(session, message);
 }
 
-/** The message, or null when it was refused (the connection was told why). */
-function readMessage(connection: ExhibitConnection, raw: string): SdkMessage | null {
+/** The message, or null when it was refused (the connection was told why, the metrics counted it). */
+function readMessage(connection: ExhibitConnection, raw: string, metrics: Pick<Metrics, 'exhibitMessagesInvalid'>): SdkMessage | null {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
+    metrics.exhibitMessagesInvalid.inc('json');
     connection.write({ type: 'error', message: 'Messages must be JSON.' });
     return null;
   }
   const parsed = SdkMessageSchema.safeParse(json);
   if (!parsed.success) {
+    metrics.exhibitMessagesInvalid.inc('schema');
     const issue = parsed.error.issues[0];
     connection.write({ type: 'error', message: `Invalid message: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() });
     return null;
   }
   const unsafe = findUnsafeText(json);
   if (unsafe) {
+    metrics.exhibitMessagesInvalid.inc('text');
     connection.write(unsafeTextAnswer(parsed.data, unsafe));
     return null;
   }

@@ -3,7 +3,7 @@ import { COMMAND_TIMEOUT_MS, Id, parseHardwareTopic } from '@plinth/shared';
 import { presentDebugChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
-import { getRuntimeRow, setControlDebug } from '../modules/hardware-runtime/hardware-state.repository.js';
+import { countOfflineBoards, getRuntimeRow, setControlDebug } from '../modules/hardware-runtime/hardware-state.repository.js';
 import { BoardCommands } from './board-commands.js';
 import { createBoardMessageHandlers } from './board-messages.js';
 import { BoardPresence } from './board-presence.js';
@@ -44,13 +44,17 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     const parsed = parseHardwareTopic(topic);
     // A board id that is not a UUID names no board (and would fail the batched writes' ::uuid).
     if (!parsed || parsed.channel === 'cmd' || !Id.safeParse(parsed.hardwareId).success) return;
+    deps.metrics.boardMessages.inc(parsed.channel);
     const handle = handlers.get(parsed.channel);
     if (handle) queue.enqueue(parsed.hardwareId, () => handle(parsed.hardwareId, payload));
   });
   presence.watch(options.watchdogMs ?? 250);
+  deps.metrics.setSource('boardsOnline', () => presence.onlineCount);
+  deps.metrics.setSource('boardsOffline', () => countOfflineBoards(db));
 
   return {
     mqttPort: transport.mqttPort,
+    isBrokerReady: () => transport.isReady(),
     sendCommand: async (hardwareId, command, sendOptions) => {
       const result = await commands.send(hardwareId, command, sendOptions);
       if (command.command === 'reboot' && result.ok) presence.expectReboot(hardwareId);
@@ -93,6 +97,7 @@ export function createDetachedHardwareGateway(): HardwareGateway {
   };
   return {
     mqttPort: null,
+    isBrokerReady: () => false,
     sendCommand: refuse,
     setDebug: refuse,
     tokenCreated: async () => undefined,

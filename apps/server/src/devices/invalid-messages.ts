@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import type { Metrics } from '../lib/metrics.js';
 import { addInvalidMessages, writeAndLogFailures, type InvalidMessagesWrite } from './hardware-ingest.repository.js';
 import { WriteBatcher } from '../lib/write-batcher.js';
 
@@ -19,7 +20,7 @@ export type InvalidMessage = { channel: string; reason: string; count?: boolean 
  * What the hardware gateway does with a board's message that fails validation: it is dropped,
  * counted in the board's health (`hardware.invalid_messages`, `last_invalid_reason`,
  * `last_invalid_at`, written in batches and added up in the database, so every server instance
- * counts into one number), and logged with its reason at most once a minute per board.
+ * counts into one number), counted in this node's metrics, and logged with its reason at most once a minute per board.
  */
 export type InvalidMessages = {
   record: (hardwareId: string, message: InvalidMessage) => void;
@@ -30,7 +31,7 @@ export type InvalidMessages = {
 type LogState = { loggedAt: number; heldBack: number };
 
 export function createInvalidMessages(
-  deps: { db: Db; logger: Logger; clock: Clock },
+  deps: { db: Db; logger: Logger; clock: Clock; metrics: Pick<Metrics, 'boardMessagesInvalid'> },
   options: { flushMs: number; logIntervalMs?: number },
 ): InvalidMessages {
   const { db, logger, clock } = deps;
@@ -66,6 +67,7 @@ export function createInvalidMessages(
 
   return {
     record(hardwareId, message) {
+      deps.metrics.boardMessagesInvalid.inc(message.channel);
       const at = clock.now();
       const reason = `${message.channel}: ${message.reason}`.slice(0, MAX_REASON_LENGTH);
       log(hardwareId, { channel: message.channel, reason }, at.getTime());

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import { BOARD_CHANNELS, hardwareTopic, Id, MQTT_TOPIC_ROOT } from '@plinth/shared';
+import { listenOrExplain } from '../lib/port-conflict.js';
 
 /** Who a board connection is: its hardware id (MQTT username) and the token it used. */
 export type BoardSession = { hardwareId: string; tokenId: string };
@@ -15,6 +16,8 @@ export type EmbeddedBroker = {
   dropSessions: (hardwareId: string, tokenId?: string) => number;
   /** Hardware ids with at least one live connection. */
   isConnected: (hardwareId: string) => boolean;
+  /** Whether boards can connect now (the listener is open and the broker not closed). */
+  isListening: () => boolean;
   close: () => Promise<void>;
 };
 
@@ -46,10 +49,12 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   const sessions = new BoardSessions(options);
   guardBoards(broker, sessions, options);
   const server = net.createServer(broker.handle as (socket: net.Socket) => void);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  try {
+    await listenOrExplain(server, { use: 'mqtt', port: options.port, host: options.host });
+  } catch (error) {
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    throw error;
+  }
   const port = (server.address() as net.AddressInfo).port;
   options.logger.info(`MQTT broker listening on ${options.host}:${port}`);
   return {
@@ -57,6 +62,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     port,
     dropSessions: (hardwareId, tokenId) => sessions.drop(hardwareId, tokenId),
     isConnected: (hardwareId) => sessions.isConnected(hardwareId),
+    isListening: () => server.listening && !broker.closed,
     close: async () => {
       sessions.closeAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -60,6 +60,8 @@ export type SendCommandOptions = { timeoutMs?: number; correlationId?: string };
 export type HardwareGateway = {
   /** The embedded broker's port, or null when an external broker is used. */
   mqttPort: number | null;
+  /** Whether the broker answers now (for /readyz): the embedded one listens, or the link to MQTT_URL is up. */
+  isBrokerReady: () => boolean;
   /**
    * Sends a command (QoS 1) and waits for the board's result. A board that does not answer in
    * time gives { ok: false, error: 'timeout' }.

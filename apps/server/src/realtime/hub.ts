@@ -1,6 +1,7 @@
 import type { HubKind, HubTopics } from './hub-messages.js';
 
-export type HubListener<K extends HubKind> = (message: HubTopics[K]) => void;
+/** Receives a topic's messages, with when each was published (ms since the epoch, on the publishing node's clock). */
+export type HubListener<K extends HubKind> = (message: HubTopics[K], publishedAt: number) => void;
 
 /**
  * Stops a listener. `ready` settles once the listener is sure to receive whatever is published
@@ -37,13 +38,14 @@ export function hubSubscription(stop: () => void, ready: Promise<void> = Promise
 
 /** Listeners by topic; what one topic's listeners receive is what its kind carries. */
 export class TopicListeners {
-  private readonly listeners = new Map<string, Set<(message: never) => void>>();
+  private readonly listeners = new Map<string, Set<(message: never, publishedAt: number) => void>>();
 
-  /** Hands a message to the listeners of its topic. */
-  deliver(topic: string, message: unknown): void {
+  /** Hands a message to the listeners of its topic; `publishedAt` defaults to now (published in this process). */
+  deliver(topic: string, message: unknown, publishedAt?: number): void {
     const set = this.listeners.get(topic);
     if (!set) return;
-    for (const listener of [...set]) (listener as (message: unknown) => void)(message);
+    const at = publishedAt ?? Date.now();
+    for (const listener of [...set]) (listener as (message: unknown, publishedAt: number) => void)(message, at);
   }
 
   add<K extends HubKind>(topic: string, listener: HubListener<K>): () => void {

@@ -52,8 +52,11 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
 
   subscriber.on('message', (channel: string, payload: string) => {
     try {
-      // Only this hub's publish writes these channels, typed by the topic's kind.
-      local.deliver(channel.slice(CHANNEL_PREFIX.length), JSON.parse(payload));
+      // Only this hub's publish writes these channels, typed by the topic's kind: `<ms> <json>`
+      // (a node of an older version sends the JSON alone; its time is then the arrival's).
+      const space = payload.startsWith('{') ? -1 : payload.indexOf(' ');
+      const publishedAt = space > 0 ? Number(payload.slice(0, space)) : undefined;
+      local.deliver(channel.slice(CHANNEL_PREFIX.length), JSON.parse(payload.slice(space + 1)), publishedAt);
     } catch (error) {
       logger.warn({ err: error, channel }, 'dropped a malformed realtime message from Redis');
     }
@@ -62,7 +65,7 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
   return {
     publish(kind, id, message) {
       const topic = hubTopic(kind, id);
-      publisher.publish(CHANNEL_PREFIX + topic, JSON.stringify(message)).catch((error: unknown) => {
+      publisher.publish(CHANNEL_PREFIX + topic, `${Date.now()} ${JSON.stringify(message)}`).catch((error: unknown) => {
         logger.error({ err: error, topic }, 'could not publish a realtime event to Redis');
       });
     },

@@ -36,6 +36,12 @@ const isId = (id: string): boolean => Id.safeParse(id).success;
 export function socketRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
     const open = new Set<ConsoleConnection>();
+    deps.metrics.setSource('consoleSockets', () => open.size);
+    deps.metrics.setSource('consoleSubscriptions', () => {
+      let count = 0;
+      for (const connection of open) count += connection.subscriptionCount;
+      return count;
+    });
     const recheck = setInterval(() => {
       void recheckSessions(deps, open).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not check socket sessions'));
     }, SESSION_RECHECK_MS);
@@ -80,6 +86,9 @@ type ConsoleConnectionStart = {
   sessionHash: string | null;
   onStop: () => void;
 };
+
+/** A message on its way to the socket, and when the hub event behind it was published (ms since the epoch). */
+type HubDelivery = { event: ServerMessage; publishedAt?: number };
 
 class ConsoleConnection {
   private readonly subscriptions = new Map<string, () => void>();
@@ -135,6 +144,11 @@ class ConsoleConnection {
     if (!this.closed) this.send({ type: 'realtime.status', live });
   }
 
+  /** How many exhibits and hardware units this socket listens to. */
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
   /** The session is gone: the console signs in again. */
   endSession(): void {
     if (this.closed) return;
@@ -161,8 +175,11 @@ class ConsoleConnection {
     this.onStop();
   }
 
-  private send(message: ServerMessage): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  /** Writes a message; an event from the hub (`publishedAt` known) counts in the fan-out delay. */
+  private send(message: ServerMessage, publishedAt?: number): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(JSON.stringify(message));
+    if (publishedAt !== undefined) this.deps.metrics.fanoutDelay.observe(Math.max(0, Date.now() - publishedAt) / 1000);
   }
 
   /**
@@ -220,7 +237,7 @@ class ConsoleConnection {
     switch (message.type) {
       case 'ping':
         // After every event that arrived before it (some may wait for the user's levels).
-        this.deliver({ type: 'pong' }, () => true);
+        this.deliver({ event: { type: 'pong' } }, () => true);
         return;
       case 'auth':
         await this.authenticate(message.token);
@@ -278,8 +295,8 @@ class ConsoleConnection {
     if (this.closed || this.subscriptions.has(topic)) return;
     const unsubscribe =
       kind === 'exhibit'
-        ? this.deps.hub.subscribe('exhibit', id, (event) => this.forwardExhibitEvent(id, event))
-        : this.deps.hub.subscribe('hardware', id, (event) => this.deliver(event, () => this.subscriptions.has(topic)));
+        ? this.deps.hub.subscribe('exhibit', id, (event, publishedAt) => this.forwardExhibitEvent({ exhibitId: id, event, publishedAt }))
+        : this.deps.hub.subscribe('hardware', id, (event, publishedAt) => this.deliver({ event, publishedAt }, () => this.subscriptions.has(topic)));
     this.subscriptions.set(topic, unsubscribe);
   }
 
@@ -287,10 +304,10 @@ class ConsoleConnection {
    * Sends an exhibit's event unless it is about an item hidden to the user (a status or a
    * setting). A change of the exhibit's users or levels drops the cached levels first.
    */
-  private forwardExhibitEvent(exhibitId: string, event: ExhibitEvent): void {
+  private forwardExhibitEvent({ exhibitId, event, publishedAt }: { exhibitId: string; event: ExhibitEvent; publishedAt: number }): void {
     if (event.type === 'exhibit.usersChanged') this.itemLevels.forget(exhibitId);
     const topic = hubTopic('exhibit', exhibitId);
-    this.deliver(event, () => {
+    this.deliver({ event, publishedAt }, () => {
       // Unsubscribed (or access lost) while earlier events waited: nothing more of this exhibit.
       if (!this.subscriptions.has(topic)) return false;
       return this.itemLevels.mayReceive(exhibitId, event);
@@ -301,23 +318,23 @@ class ConsoleConnection {
    * Sends an event if `mayReceive` says so. Usually that is known at once; when it must wait
    * (levels loading), later events wait behind it, so everything leaves in the order it came.
    */
-  private deliver(event: ServerMessage, mayReceive: () => boolean | Promise<boolean>): void {
+  private deliver(message: HubDelivery, mayReceive: () => boolean | Promise<boolean>): void {
     if (!this.pending) {
       const verdict = mayReceive();
       if (typeof verdict === 'boolean') {
-        if (verdict) this.send(event);
+        if (verdict) this.send(message.event, message.publishedAt);
         return;
       }
-      this.queueDelivery(Promise.resolve(), { event, mayReceive: () => verdict });
+      this.queueDelivery(Promise.resolve(), { ...message, mayReceive: () => verdict });
       return;
     }
-    this.queueDelivery(this.pending, { event, mayReceive });
+    this.queueDelivery(this.pending, { ...message, mayReceive });
   }
 
-  private queueDelivery(after: Promise<void>, delivery: { event: ServerMessage; mayReceive: () => boolean | Promise<boolean> }): void {
+  private queueDelivery(after: Promise<void>, delivery: HubDelivery & { mayReceive: () => boolean | Promise<boolean> }): void {
     const done: Promise<void> = after
       .then(async () => {
-        if (await delivery.mayReceive()) this.send(delivery.event);
+        if (await delivery.mayReceive()) this.send(delivery.event, delivery.publishedAt);
       })
       .catch((error: unknown) => {
         // Not knowing whether the user may see it, the event is not sent.

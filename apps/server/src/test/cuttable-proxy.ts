@@ -5,6 +5,8 @@ import net from 'node:net';
  * drops every connection and then either refuses new ones ('refuse': the service is down) or
  * takes them and never answers ('blackhole': the network is cut); `mend` forwards again.
  */
+export type CuttableProxy = Awaited<ReturnType<typeof startCuttableProxy>>;
+
 export async function startCuttableProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
   let mode: 'open' | 'refuse' | 'blackhole' = 'open';

@@ -24,7 +24,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   if (!dataDir) throw new Error('startServerProcess: DATA_DIR is required');
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: SERVER_DIR,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', MQTT_HOST: '127.0.0.1', WEB_DIST: '/nonexistent', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', MQTT_HOST: '127.0.0.1', WEB_DIST: '/nonexistent', SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubXhr } from '../test/fake-xhr';
 import { ApiError, apiDownload, apiUpload, fileNameFromDisposition } from './api-client';
+import { readBlobText } from '../test/read-blob-text';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -36,7 +37,7 @@ describe('apiDownload', () => {
     expect(seen[0]!.init.credentials).toBe('include');
     expect(new Headers(seen[0]!.init.headers).get('accept')).toBe('text/csv');
     expect(file.fileName).toBe('x.csv');
-    expect(await file.blob.text()).toBe('a,b\n');
+    expect(await readBlobText(file.blob)).toBe('a,b\n');
   });
 
   it('throws the server message of a failure', async () => {

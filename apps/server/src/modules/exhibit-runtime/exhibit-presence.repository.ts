@@ -83,3 +83,8 @@ export async function findExhibitName(db: Db, exhibitId: string): Promise<string
   const [row] = await db.select({ name: exhibits.name }).from(exhibits).where(eq(exhibits.id, exhibitId));
   return row?.name ?? '';
 }
+
+/** How many exhibits of the whole deployment are offline (for the metrics). */
+export async function countOfflineExhibits(db: Db): Promise<number> {
+  return db.$count(exhibits, eq(exhibits.online, false));
+}

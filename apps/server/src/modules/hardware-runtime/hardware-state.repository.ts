@@ -131,3 +131,8 @@ export async function listConnectionHistory(db: Db, hardwareId: string, limit = 
     .orderBy(desc(hardwareConnectionHistory.at))
     .limit(limit);
 }
+
+/** How many boards of the whole deployment are offline (for the metrics). */
+export async function countOfflineBoards(db: Db): Promise<number> {
+  return db.$count(hardware, eq(hardware.online, false));
+}

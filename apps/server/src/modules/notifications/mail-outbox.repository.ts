@@ -82,3 +82,13 @@ export async function updatePendingMail(db: Db, id: string, change: { textBody: 
 export async function listExhibitMails(db: Db, exhibitId: string): Promise<OutboxRow[]> {
   return db.select().from(mailOutbox).where(eq(mailOutbox.exhibitId, exhibitId)).orderBy(mailOutbox.createdAt);
 }
+
+/** How many mails are due and not sent: pending ones whose time has come, and sends whose node's lease ran out (for the metrics). */
+export async function countDueMails(db: Db, now: Date): Promise<number> {
+  const o = mailOutbox;
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(o)
+    .where(sql`(${o.state} = 'pending' and ${o.notBefore} <= ${now}) or (${o.state} = 'sending' and ${o.leaseUntil} < ${now})`);
+  return row?.count ?? 0;
+}

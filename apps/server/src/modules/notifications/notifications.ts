@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.js';
 import { startMailSender } from './mail-sender.js';
+import { countDueMails } from './mail-outbox.repository.js';
 import { startNotificationTriggers } from './notification-triggers.js';
 import type { Notifications } from './ports.js';
 
@@ -7,6 +8,7 @@ import type { Notifications } from './ports.js';
 export function startNotifications(deps: AppDeps): Notifications {
   const triggers = startNotificationTriggers(deps);
   const sender = startMailSender(deps);
+  deps.metrics.setSource('mailOutboxDue', () => countDueMails(deps.db, deps.clock.now()));
   return {
     sender,
     stopSending: () => sender.stop(),

@@ -10,7 +10,7 @@ import { saveSetting, saveStrapiContent } from '../exhibit-runtime/exhibit-setti
 import { recordExhibit, shownValue } from '../logging/records.js';
 import { announceSchedulesChanged } from './scheduling.service.js';
 import type { Scheduler, SchedulerRun } from './ports.js';
-import { appendStep, claimDueEnds, claimDueStarts, finishRun, markMissed, type ScheduledEventRow, type ScheduleStep } from './scheduling.repository.js';
+import { appendStep, claimDueEnds, claimDueStarts, countDueEvents, finishRun, markMissed, type ScheduledEventRow, type ScheduleStep } from './scheduling.repository.js';
 
 /**
  * Runs scheduled events on time, exactly once, on any number of nodes (docs/decisions.md,
@@ -51,6 +51,7 @@ const CLAIM_BATCH = 50;
 const PARALLEL_EXHIBITS = 8;
 
 export function startScheduler(deps: AppDeps, options: { node?: string; pollMs?: number } = {}): Scheduler {
+  deps.metrics.setSource('scheduledEventsDue', () => countDueEvents(deps.db, deps.clock.now()));
   return startPollingWorker({
     what: 'scheduler',
     pollMs: options.pollMs ?? deps.config.SCHEDULER_POLL_MS,

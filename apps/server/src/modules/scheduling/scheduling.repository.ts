@@ -247,3 +247,15 @@ export async function countByState(db: Db, exhibitIds?: string[]): Promise<Recor
     .groupBy(scheduledEvents.state);
   return Object.fromEntries(rows.map((r) => [r.state, r.n]));
 }
+
+/** How many starts and ends are due and not taken by a node: waiting rows whose time has come, and runs whose lease ran out (for the metrics). */
+export async function countDueEvents(db: Db, now: Date): Promise<number> {
+  const e = scheduledEvents;
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(e)
+    .where(
+      sql`(${e.state} = 'scheduled' and ${e.startDate} <= ${now}) or (${e.state} = 'running' and ${e.leaseUntil} < ${now}) or (${e.endState} = 'pending' and ${e.endDate} <= ${now}) or (${e.endState} = 'restoring' and ${e.leaseUntil} < ${now})`,
+    );
+  return row?.count ?? 0;
+}

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIVE_LOG_RENEW_MS, LOG_LEVELS, type LogEntry, type LogLevel } from '@plinth/shared';
 import { FakeRealtime, renderWithRealtime } from '../../test/fake-realtime';
 import { DEFAULT_LOG_RANGE_MS, LogsView, NO_LOGS_TEXT, pagerText } from './LogsView';
+import { readBlobText } from '../../test/read-blob-text';
 
 const EXHIBIT = '00000000-0000-4000-8000-0000000000e1';
 const OTHER = '00000000-0000-4000-8000-0000000000e2';
@@ -248,7 +249,7 @@ describe('LogsView', () => {
     expect(csv.query.get('end')).toBe(logReads(calls)[0]!.query.get('end'));
     expect(saved[0]).toEqual({ href: 'blob:logs', download: csvName });
     // The file is what the server streamed, not built here.
-    expect(await createObjectURL.mock.calls[0]![0].text()).toBe('datetime,data,event_type\n');
+    expect(await readBlobText(createObjectURL.mock.calls[0]![0] as Blob)).toBe('datetime,data,event_type\n');
   });
 
   it('names the CSV exhibit-logs-<id>-<stamp>.csv when the server gives no name, and shows a failure', async () => {

@@ -1,0 +1,142 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { BOARD_CHANNELS } from '@plinth/shared';
+
+/**
+ * A counter whose hot path is one array increment: the device gateways count every message
+ * (some 20,000 a second), so nothing is hashed or allocated per message. The totals are handed
+ * to Prometheus when it scrapes. Label values are a closed list; anything else counts as `other`.
+ */
+export class Tally {
+  private readonly counts: number[];
+  private readonly reported: number[];
+  private readonly index = new Map<string, number>();
+
+  constructor(
+    registry: Registry,
+    options: { name: string; help: string; labelName: string; values: readonly string[] },
+  ) {
+    const values = [...options.values, 'other'];
+    values.forEach((value, i) => this.index.set(value, i));
+    this.counts = values.map(() => 0);
+    this.reported = values.map(() => 0);
+    const { counts, reported } = this;
+    new Counter({
+      name: options.name,
+      help: options.help,
+      labelNames: [options.labelName],
+      registers: [registry],
+      collect() {
+        for (let i = 0; i < values.length; i++) {
+          // Every value is reported (zero included), so rate() has a series from the start.
+          this.inc({ [options.labelName]: values[i]! }, counts[i]! - reported[i]!);
+          reported[i] = counts[i]!;
+        }
+      },
+    });
+  }
+
+  /** Counts one for `value` (a value not in the list counts as `other`). */
+  inc(value: string): void {
+    this.counts[this.index.get(value) ?? this.counts.length - 1]! += 1;
+  }
+}
+
+/** The gauges read when Prometheus scrapes, from whatever part of the server knows the number. */
+export type GaugeSource =
+  | 'exhibitsConnected'
+  | 'boardsOnline'
+  | 'exhibitsOffline'
+  | 'boardsOffline'
+  | 'consoleSockets'
+  | 'consoleSubscriptions'
+  | 'dbPoolWaiting'
+  | 'dbPoolConnections'
+  | 'mailOutboxDue'
+  | 'scheduledEventsDue';
+
+type SourceReading = number | null | Promise<number | null>;
+
+const GAUGES: Record<GaugeSource, { name: string; help: string }> = {
+  exhibitsConnected: { name: 'plinth_exhibits_online', help: 'Exhibits whose SDK connection this node holds.' },
+  boardsOnline: { name: 'plinth_boards_online', help: 'Boards this node holds online (heard within their heartbeat window).' },
+  exhibitsOffline: { name: 'plinth_exhibits_offline', help: 'Exhibits of the whole deployment that are offline (never connected included).' },
+  boardsOffline: { name: 'plinth_boards_offline', help: 'Boards of the whole deployment that are offline (never connected included).' },
+  consoleSockets: { name: 'plinth_console_sockets', help: 'Console sockets (/ws) open on this node.' },
+  consoleSubscriptions: { name: 'plinth_console_subscriptions', help: 'Exhibit and hardware subscriptions of the console sockets on this node.' },
+  dbPoolWaiting: { name: 'plinth_db_pool_waiting', help: 'Queries waiting for a free PostgreSQL connection of this node’s pool.' },
+  dbPoolConnections: { name: 'plinth_db_pool_connections', help: 'Open PostgreSQL connections of this node’s pool.' },
+  mailOutboxDue: { name: 'plinth_mail_outbox_due', help: 'Notification mails due and not yet sent (the whole deployment).' },
+  scheduledEventsDue: { name: 'plinth_scheduled_events_due', help: 'Scheduled events whose start has come and that no node has run yet (the whole deployment).' },
+};
+
+/** Seconds: from a millisecond to half a minute. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The SDK message types an exhibit sends (docs/protocols/exhibit-sdk.md). */
+const EXHIBIT_MESSAGE_TYPES = ['auth', 'ping', 'manifest', 'status', 'opMode', 'ack', 'log', 'event'] as const;
+
+/**
+ * This node's metrics in Prometheus' text format (docs/operations.md lists each). Labels are
+ * closed lists (channels, message types, route templates, statuses): never a device or user id,
+ * so the series stay the same with 10 boards or 10,000.
+ */
+export type Metrics = {
+  registry: Registry;
+  /** Board messages received, by channel. */
+  boardMessages: Tally;
+  /** Board messages dropped because they failed their channel's schema, by channel. */
+  boardMessagesInvalid: Tally;
+  /** Exhibit SDK messages received, by type. */
+  exhibitMessages: Tally;
+  /** Exhibit SDK messages refused (not JSON, not the protocol, text PostgreSQL cannot store). */
+  exhibitMessagesInvalid: Tally;
+  /** HTTP answers by method, route template and status, with their duration. */
+  httpDuration: Histogram<'method' | 'route' | 'status_code'>;
+  /** From an event's publication on any node to its write on a console socket of this node. */
+  fanoutDelay: Histogram;
+  /** Time of each database query (PostgreSQL or PGlite). */
+  dbQueryDuration: Histogram;
+  /** Time a query waited for a connection of the PostgreSQL pool. */
+  dbPoolAcquire: Histogram;
+  /** Tells a gauge where to read its value at scrape time (null: no value now). */
+  setSource: (gauge: GaugeSource, read: () => SourceReading) => void;
+  /** The text Prometheus scrapes. */
+  render: () => Promise<string>;
+  contentType: string;
+};
+
+/** A registry with Plinth's metrics and Node's process metrics (CPU, memory, event loop, handles). */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const sources = new Map<GaugeSource, () => SourceReading>();
+  for (const [key, gauge] of Object.entries(GAUGES) as [GaugeSource, { name: string; help: string }][]) {
+    new Gauge({
+      ...gauge,
+      registers: [registry],
+      async collect() {
+        const read = sources.get(key);
+        // A source that cannot answer now (the database is away) leaves the gauge out of this scrape.
+        const value = read ? await Promise.resolve(read()).catch(() => null) : null;
+        if (value === null) this.reset();
+        else this.set(value);
+      },
+    });
+  }
+  const histogram = <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+    new Histogram<L>({ name, help, labelNames, buckets: DURATION_BUCKETS, registers: [registry] });
+  return {
+    registry,
+    boardMessages: new Tally(registry, { name: 'plinth_board_messages_total', help: 'Board messages received over MQTT, by channel.', labelName: 'channel', values: BOARD_CHANNELS }),
+    boardMessagesInvalid: new Tally(registry, { name: 'plinth_board_messages_invalid_total', help: 'Board messages dropped because they failed their channel’s schema, by channel.', labelName: 'channel', values: BOARD_CHANNELS }),
+    exhibitMessages: new Tally(registry, { name: 'plinth_exhibit_messages_total', help: 'Exhibit SDK messages received, by type.', labelName: 'type', values: EXHIBIT_MESSAGE_TYPES }),
+    exhibitMessagesInvalid: new Tally(registry, { name: 'plinth_exhibit_messages_invalid_total', help: 'Exhibit SDK messages refused, by reason.', labelName: 'reason', values: ['json', 'schema', 'text'] }),
+    httpDuration: histogram('plinth_http_request_duration_seconds', 'HTTP requests by method, route template and status.', ['method', 'route', 'status_code']),
+    fanoutDelay: histogram('plinth_realtime_fanout_delay_seconds', 'From an event’s publication (on any node) to its write on a console socket of this node.'),
+    dbQueryDuration: histogram('plinth_db_query_duration_seconds', 'Database queries of this node.'),
+    dbPoolAcquire: histogram('plinth_db_pool_acquire_seconds', 'Time a PostgreSQL query waited for a connection of this node’s pool.'),
+    setSource: (gauge, read) => sources.set(gauge, read),
+    render: () => registry.metrics(),
+    contentType: registry.contentType,
+  };
+}

@@ -10,6 +10,9 @@ import { startServer } from './server.js';
  * for SHUTDOWN_DRAIN_MS while requests are still served, so the load balancer moves traffic
  * away before the node closes. SIGINT (Ctrl-C on a terminal) stops at once.
  */
+/** How long stopping may take once the drain is over (requests in flight, batched writes, devices told). */
+const STOP_TIMEOUT_MS = 10_000;
+
 async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
@@ -20,6 +23,11 @@ async function main(): Promise<void> {
     stopping = true;
     const drainMs = signal === 'SIGTERM' ? config.SHUTDOWN_DRAIN_MS : 0;
     server.deps.logger.info(drainMs ? `${signal} received: draining for ${drainMs} ms (/readyz answers 503), then stopping` : `${signal} received, stopping`);
+    // Whatever hangs (a client that never lets go), the process is gone STOP_TIMEOUT_MS after the drain.
+    setTimeout(() => {
+      console.error(`plinth: did not stop within ${STOP_TIMEOUT_MS / 1000} s of the drain's end; exiting`);
+      process.exit(1);
+    }, drainMs + STOP_TIMEOUT_MS).unref();
     server
       .drain(drainMs)
       .then(() => server.close())

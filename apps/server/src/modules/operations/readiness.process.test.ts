@@ -53,7 +53,7 @@ describe('a node started as `npm start` would', () => {
       .poll(async () => {
         const res = await fetch(`http://127.0.0.1:${port}/readyz`);
         return `${res.status} ${((await res.json()) as Readiness).status}`;
-      }, { timeout: 500, interval: 10 })
+      }, { timeout: 2000, interval: 10 })
       .toBe('503 stopping');
     // The node still serves while it drains.
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);

@@ -49,6 +49,8 @@ export type RunningMosquitto = {
   url: string;
   /** Address for the Plinth server, with the dynamic-security admin's credentials (MQTT_URL). */
   serverUrl: string;
+  /** Stops the broker and starts it again on the same port with the same data (a broker restart). */
+  restart: (downMs?: number) => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -87,19 +89,30 @@ export async function startMosquitto(): Promise<RunningMosquitto> {
     for (const file of [dir, dynsecFile, configFile]) fs.chownSync(file, uid, gid);
   }
   let output = '';
-  const child = spawn('mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  await waitForPort(port, child, () => output);
+  const launch = async () => {
+    const started = spawn('mosquitto', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    started.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    started.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    await waitForPort(port, started, () => output);
+    return started;
+  };
+  const halt = async (running: ChildProcess) => {
+    if (running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  let child = await launch();
   return {
     url: `mqtt://127.0.0.1:${port}`,
     serverUrl: `mqtt://plinth-admin:${adminPassword}@127.0.0.1:${port}`,
+    restart: async (downMs = 0) => {
+      await halt(child);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      child = await launch();
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await halt(child);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

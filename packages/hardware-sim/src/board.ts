@@ -75,6 +75,8 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   private stopped = false;
   private silent = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  /** The current connection's epoch (docs/protocols/hardware-mqtt.md, status). */
+  private epoch = 0;
   /** Failed attempts since the last connection: the backoff's exponent. */
   private attempts = 0;
   /** Settles `start()`: connected, or refused (a wrong token or id), or stopped. */
@@ -133,6 +135,9 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
   }
 
   private async connect(): Promise<void> {
+    // This connection's number for the server's ordering of statuses (the same in its last will).
+    const epoch = Math.max(Date.now(), this.epoch + 1);
+    this.epoch = epoch;
     const client = mqtt.connect(this.options.url, {
       username: this.hardwareId,
       password: this.options.token,
@@ -141,7 +146,7 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
       clean: true,
       reconnectPeriod: 0,
       connectTimeout: 5000,
-      will: { topic: hardwareTopic(this.hardwareId, 'status'), payload: Buffer.from('{"online":false}'), qos: 1, retain: false },
+      will: { topic: hardwareTopic(this.hardwareId, 'status'), payload: Buffer.from(JSON.stringify({ online: false, epoch })), qos: 1, retain: false },
     });
     this.client = client;
     try {
@@ -175,7 +180,7 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     await client.subscribeAsync(hardwareTopic(this.hardwareId, 'cmd'), { qos: 1 });
     this.print(`connected to ${this.options.url}`);
     this.emit('event', { kind: 'connected' });
-    await this.publish('status', { online: true });
+    await this.publish('status', { online: true, epoch });
     await this.announce();
     this.startHeartbeat();
     this.logLine('info', `booted (plinth firmware ${this.plinthFw}, user firmware ${this.userFw})`);
@@ -442,7 +447,7 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     this.client = null;
     if (!client) return;
     if (client.connected) {
-      await client.publishAsync(hardwareTopic(this.hardwareId, 'status'), '{"online":false}', { qos: 1 }).catch(() => undefined);
+      await client.publishAsync(hardwareTopic(this.hardwareId, 'status'), JSON.stringify({ online: false, epoch: this.epoch }), { qos: 1 }).catch(() => undefined);
     }
     await client.endAsync().catch(() => undefined);
     this.print('stopped');

@@ -72,8 +72,13 @@ export const BoardPeripheralSchema = z.object({
 });
 export type BoardPeripheral = z.infer<typeof BoardPeripheralSchema>;
 
-/** `status`: {online:true} after connecting; the last will carries {online:false}. */
-export const StatusMessageSchema = z.object({ online: z.boolean() });
+/**
+ * `status`: {online:true} after connecting; the last will carries {online:false}. `epoch` names the
+ * connection (a number that grows with every connection of the board: its boot count, or the time
+ * it connected in ms) and is the same in that connection's will: a status of an older connection
+ * than the newest one applied is ignored, so a late will never marks a reconnected board offline.
+ */
+export const StatusMessageSchema = z.object({ online: z.boolean(), epoch: z.number().int().nonnegative().optional() });
 
 /** `announce`: sent after every connect and in answer to `get`. */
 export const AnnounceMessageSchema = z.object({

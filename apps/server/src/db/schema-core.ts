@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -187,6 +188,8 @@ export const hardware = pgTable(
     /** Announced peripherals: [{ id, name, props: [...] }]. */
     peripherals: jsonb('peripherals').notNull().default([]),
     lastOnlineChange: timestamp('last_online_change', { withTimezone: true }),
+    /** The connection (`epoch` of its status messages) whose status was applied last; older ones are ignored. */
+    statusEpoch: bigint('status_epoch', { mode: 'number' }),
     /** MQTT messages from the board that failed validation and were dropped (its health). */
     invalidMessages: integer('invalid_messages').notNull().default(0),
     /** Why the newest dropped message was refused, and when. */

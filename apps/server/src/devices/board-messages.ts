@@ -62,8 +62,8 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
   };
 
   on('status', StatusMessageSchema, async (hardwareId, status) => {
-    if (status.online) await presence.connected(hardwareId);
-    else await presence.changeOnline(hardwareId, false, 'will');
+    if (status.online) await presence.connected(hardwareId, status.epoch);
+    else await presence.changeOnline(hardwareId, { online: false, reason: 'will', epoch: status.epoch });
   });
   on('announce', AnnounceMessageSchema, async (hardwareId, announce, now) => {
     await presence.touch(hardwareId, (announce.heartbeatMs ?? DEFAULT_HEARTBEAT_MS) * HEARTBEAT_MISSES_BEFORE_OFFLINE);

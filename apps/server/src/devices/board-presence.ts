@@ -71,9 +71,9 @@ export class BoardPresence {
   }
 
   /** Stores, announces and logs a change of the board's online state (once, even with several instances). */
-  async changeOnline(hardwareId: string, online: boolean, reason: ConnectionReason): Promise<void> {
+  async changeOnline(hardwareId: string, { online, reason, epoch }: { online: boolean; reason: ConnectionReason; epoch?: number }): Promise<void> {
     if (!online) this.lastSeen.delete(hardwareId);
-    if (await setOnline(this.deps.db, hardwareId, { online, reason, at: this.deps.clock.now() })) {
+    if (await setOnline(this.deps.db, hardwareId, { online, reason, at: this.deps.clock.now(), epoch })) {
       this.deps.hub.publish('hardware', hardwareId, presentHardwarePresenceChanged({ hardwareId, online }));
       this.deps.logger.debug({ hardwareId, online, reason }, 'hardware online change');
       this.logChange(hardwareId, online, reason);
@@ -111,17 +111,17 @@ export class BoardPresence {
       return;
     }
     this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: windowMs ?? DEFAULT_WINDOW_MS });
-    await this.changeOnline(hardwareId, true, 'message');
+    await this.changeOnline(hardwareId, { online: true, reason: 'message' });
   }
 
   /**
    * The board said it connected: online whatever this instance last heard, since the offline
    * before it may have been handled by another server instance.
    */
-  async connected(hardwareId: string): Promise<void> {
+  async connected(hardwareId: string, epoch?: number): Promise<void> {
     const known = this.lastSeen.get(hardwareId);
     this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: known?.windowMs ?? DEFAULT_WINDOW_MS });
-    await this.changeOnline(hardwareId, true, 'connect');
+    await this.changeOnline(hardwareId, { online: true, reason: 'connect', epoch });
   }
 
   /** The board was deleted. */
@@ -153,6 +153,6 @@ export class BoardPresence {
         return;
       }
     }
-    await this.changeOnline(hardwareId, false, 'timeout');
+    await this.changeOnline(hardwareId, { online: false, reason: 'timeout' });
   }
 }

@@ -34,7 +34,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
   const queue = new BoardQueue(deps.logger);
   const presence = new BoardPresence(deps, { isShared, queue });
   await presence.start();
-  const transport = await openBoardTransport(deps, (hardwareId) => queue.enqueue(hardwareId, () => presence.changeOnline(hardwareId, false, 'disconnect')));
+  const transport = await openBoardTransport(deps, (hardwareId) => queue.enqueue(hardwareId, () => presence.changeOnline(hardwareId, { online: false, reason: 'disconnect' })));
   const commands = new BoardCommands(transport.link, options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS);
   const props = new BoardPropCatalog(db);
   const writes = new BoardWrites(deps, flushMs);

@@ -90,6 +90,36 @@ export function describeHardwareProtocol(name: string, start: () => Promise<Prot
       expect((await hardwareRow(target.server, hardwareId)).online).toBe(false);
     });
 
+    it("orders status messages by their connection's epoch: a late will of an older connection never marks a reconnected board offline", async () => {
+      const { hardwareId } = await createHardwareRow(target.server);
+      const { token } = await createToken(admin, hardwareId);
+      const client = await rawClient(hardwareId, token);
+      const topic = `plinth/hw/${hardwareId}/status`;
+      // Sends a status, then a malformed one: a board's messages are handled in order, so once the
+      // malformed one is counted the status before it has been applied (or ignored).
+      let refused = 0;
+      const status = async (message: object) => {
+        await client.publishAsync(topic, JSON.stringify(message), { qos: 1 });
+        await client.publishAsync(topic, '{"online":"perhaps"}', { qos: 1 });
+        refused += 1;
+        const row = await waitUntil(async () => {
+          const current = await hardwareRow(target.server, hardwareId);
+          return current.invalidMessages >= refused ? current : null;
+        }, 'the status handled');
+        return row.online;
+      };
+      expect(await status({ online: true, epoch: 200 })).toBe(true);
+      // The will of connection 100, handled after connection 200 said it is online: ignored.
+      expect(await status({ online: false, epoch: 100 })).toBe(true);
+      // Connection 200's own will applies.
+      expect(await status({ online: false, epoch: 200 })).toBe(false);
+      // A late "online" of connection 150 does not bring it back either; connection 300 does.
+      expect(await status({ online: true, epoch: 150 })).toBe(false);
+      expect(await status({ online: true, epoch: 300 })).toBe(true);
+      // A board that sends no epoch is taken as it comes.
+      expect(await status({ online: false })).toBe(false);
+    });
+
     it('marks a board online from its announce and heartbeat, with every field, and tells subscribers', async () => {
       const ids = await createHardwareRow(target.server);
       const { token } = await createToken(admin, ids.hardwareId);

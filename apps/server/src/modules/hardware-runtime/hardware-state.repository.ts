@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { firmwareHistory, hardware, hardwareConnectionHistory } from '../../db/schema.js';
@@ -9,15 +9,25 @@ export type ConnectionReason = 'connect' | 'message' | 'will' | 'timeout' | 'dis
 /**
  * Sets the online flag when it changes, stamps lastOnlineChange and keeps the change in the
  * history. Answers true when the state changed (so the change is announced once, even with
- * several server instances).
+ * several server instances). `epoch`, from a status message, orders connections: a status of an
+ * older connection than the newest seen is ignored.
  */
-export async function setOnline(db: Db, hardwareId: string, change: { online: boolean; reason: ConnectionReason; at: Date }): Promise<boolean> {
-  const { online, reason, at } = change;
+export async function setOnline(db: Db, hardwareId: string, change: { online: boolean; reason: ConnectionReason; at: Date; epoch?: number }): Promise<boolean> {
+  const { online, reason, at, epoch } = change;
   return db.transaction(async (tx) => {
+    // A status naming its connection (epoch) applies only if no newer connection's status came
+    // first; a connection's online status records it even when the board already reads online.
+    if (epoch !== undefined && online) {
+      await tx
+        .update(hardware)
+        .set({ statusEpoch: epoch })
+        .where(and(eq(hardware.id, hardwareId), or(isNull(hardware.statusEpoch), lt(hardware.statusEpoch, epoch))));
+    }
+    const inOrder = epoch === undefined ? undefined : or(isNull(hardware.statusEpoch), lte(hardware.statusEpoch, epoch));
     const changed = await tx
       .update(hardware)
       .set({ online, lastOnlineChange: at, updatedAt: at })
-      .where(and(eq(hardware.id, hardwareId), eq(hardware.online, !online)))
+      .where(and(eq(hardware.id, hardwareId), eq(hardware.online, !online), inOrder))
       .returning({ id: hardware.id });
     if (!changed.length) return false;
     await tx.insert(hardwareConnectionHistory).values({ hardwareId, online, reason, at });

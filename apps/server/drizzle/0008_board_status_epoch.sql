@@ -1,0 +1,1 @@
+ALTER TABLE "hardware" ADD COLUMN "status_epoch" bigint;

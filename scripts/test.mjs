@@ -2,7 +2,7 @@
 // `npm test`: every suite, in order — the command line right after install, build and typecheck,
 // lint, unit and integration (Vitest, against a real PostgreSQL), the Python SDK (pytest on
 // Debian's Python), end to end (Playwright in Debian's Chromium). It installs what the suites need
-// (Chromium, Mosquitto, Prometheus, python3-websockets and python3-pytest via apt-get) and starts
+// (Chromium, Mosquitto, Prometheus, HAProxy, python3-websockets and python3-pytest via apt-get) and starts
 // PostgreSQL when it is installed but stopped.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -74,6 +74,12 @@ function ensurePrometheus() {
   aptInstall('prometheus');
 }
 
+function ensureHaproxy() {
+  if (spawnSync('sh', ['-c', 'command -v haproxy || test -x /usr/sbin/haproxy'], { stdio: 'ignore' }).status === 0) return;
+  console.log('HAProxy is missing: installing it with apt-get (the deployment test puts it in front of two nodes)');
+  aptInstall('haproxy');
+}
+
 function ensurePostgres() {
   const ready = () => spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432'], { stdio: 'ignore' }).status === 0;
   if (process.env.TEST_DATABASE_URL || ready()) return;
@@ -112,6 +118,7 @@ ensurePostgres();
 ensureRedis();
 ensureMosquitto();
 ensurePrometheus();
+ensureHaproxy();
 // First, before anything is built: what a fresh clone offers right after `npm install`.
 if (want('install')) run('after install (command line, .env)', 'node', ['scripts/check-install.mjs']);
 if (want('build')) {

@@ -40,6 +40,8 @@ export const ERROR_MESSAGES = {
   PayloadTooLarge: 'The upload is too large.',
   InternalServer: 'Something went wrong on our side. Please try again.',
   ServiceUnavailable: 'The service is unavailable right now.',
+  InvalidTwoFactorCode: 'That code is not right. Please try again.',
+  TwoFactorEnrolmentRequired: 'Your organization requires two-factor sign-in. Set it up to continue.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
@@ -48,6 +50,8 @@ export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export const ERROR_STATUS: Partial<Record<ErrorCode, number>> = {
   UserWithEmailExists: 409,
   IncorrectUsernameOrPassword: 401,
+  InvalidTwoFactorCode: 401,
+  TwoFactorEnrolmentRequired: 403,
   UserAccountCreatedWithGAuth: 401,
   UserAccountNotCreated: 401,
   OrganizationNameAlreadyTakenException: 409,

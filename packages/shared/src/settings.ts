@@ -8,9 +8,12 @@ export const SETTING_IDS = {
   reportUrl: 'external_report_url',
   /** Site: its IANA time zone (schedules recur in it, the calendar shows it); empty: the server's. */
   siteTimeZone: 'site_time_zone',
+  /** Organization: 'true' when every password account with a role in it must use two-factor sign-in. */
+  requireTwoFactor: 'require_two_factor',
 } as const;
 
-export type SettingKind = 'text' | 'contentManager' | 'analytics' | 'reportUrl' | 'timeZone';
+/** `switch`: 'true' or 'false'. */
+export type SettingKind = 'text' | 'contentManager' | 'analytics' | 'reportUrl' | 'timeZone' | 'switch';
 
 export type SettingDefinition = {
   idString: string;
@@ -27,6 +30,7 @@ export const ORGANIZATION_SETTINGS: readonly SettingDefinition[] = [
   { idString: SETTING_IDS.analytics, display: 'Analytics', kind: 'analytics', defaultValue: '' },
   { idString: 'support_contact', display: 'Support Contact', kind: 'text', defaultValue: '', inherited: true },
   { idString: 'time_zone', display: 'Time Zone', kind: 'text', defaultValue: 'UTC', inherited: true },
+  { idString: SETTING_IDS.requireTwoFactor, display: 'Require Two-Factor Sign-In', kind: 'switch', defaultValue: 'false' },
 ];
 
 /** Settings every site is created with. */

@@ -9,3 +9,4 @@ export * from './schema-exhibits.js';
 export * from './schema-logs.js';
 export * from './schema-scheduling.js';
 export * from './schema-people.js';
+export * from './schema-two-factor.js';

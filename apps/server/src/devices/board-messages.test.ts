@@ -35,7 +35,7 @@ function handlersWith(options: { isShared?: boolean } = {}) {
     presence: {
       touch: async (hardwareId) => void calls.push(`touch ${hardwareId}`),
       connected: async (hardwareId) => void calls.push(`connected ${hardwareId}`),
-      changeOnline: async (hardwareId, online, reason) => void calls.push(`online ${hardwareId} ${online} ${reason}`),
+      changeOnline: async (hardwareId, { online, reason }) => void calls.push(`online ${hardwareId} ${online} ${reason}`),
     },
     props: {
       remember: () => undefined,

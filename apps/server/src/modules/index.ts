@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { signInRoutes } from './auth/sign-in.routes.js';
 import { authenticated } from './auth/authenticated.js';
 import { currentUserRoutes } from './auth/current-user.routes.js';
+import { twoFactorRoutes } from './auth/two-factor.routes.js';
 import { userAdminRoutes } from './auth/user-admin.routes.js';
 import { filesDownloadRoutes } from './content/files-download.routes.js';
 import { filesRoutes } from './content/files.routes.js';
@@ -30,17 +32,18 @@ import { publicConfigRoutes } from './support/public-config.routes.js';
 import { supportRoutes } from './support/support.routes.js';
 
 /**
- * The routes open to everyone: sign-in, sign-out, account links and single sign-on; the public
+ * The routes open to everyone: sign-in (password, then the two-factor code), sign-out, account links and single sign-on; the public
  * config; the exhibit SDK's and the boards' own credentials (exhibit token, Basic auth); the
  * file download, which an exhibit calls with Basic auth and a console with its session (the
  * download service checks either); the one-click unsubscribe link of notification mails (its
  * signed token).
  */
-const PUBLIC_ROUTES = [authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes, filesDownloadRoutes, unsubscribeRoutes];
+const PUBLIC_ROUTES = [signInRoutes, authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes, filesDownloadRoutes, unsubscribeRoutes];
 
 /** Everything else: each needs a signed-in user. */
 const SIGNED_IN_ROUTES = [
   currentUserRoutes,
+  twoFactorRoutes,
   userAdminRoutes,
   supportRoutes,
   organizationRoutes,

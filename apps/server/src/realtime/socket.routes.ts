@@ -59,7 +59,7 @@ export function socketRoutes(deps: AppDeps) {
       // Exhibit SDK connections (`/ws?client=exhibit`) belong to the exhibit gateway.
       if (deps.exhibitGateway.isExhibitSocket(request)) return deps.exhibitGateway.accept(socket, request);
       const connection = new ConsoleConnection(deps, socket, {
-        user: request.sessionUser,
+        user: usableUser(request.sessionUser),
         sessionHash: request.sessionTokenHash,
         onStop: () => open.delete(connection),
       });
@@ -67,6 +67,11 @@ export function socketRoutes(deps: AppDeps) {
       connection.start();
     });
   };
+}
+
+/** A session's user, or null for one an organization makes enrol in two-factor sign-in first (the socket is theirs once they did). */
+function usableUser(user: AuthUser | null): AuthUser | null {
+  return user?.mustEnrolTwoFactor ? null : user;
 }
 
 /** Closes the sockets of this node whose session no longer exists. */
@@ -198,7 +203,7 @@ class ConsoleConnection {
   /** After an access change: close when the session ended, else drop what is no longer allowed. */
   private async checkAccess(): Promise<void> {
     if (this.closed || !this.user) return;
-    const user = this.sessionHash ? await resolveSessionHash(this.deps, this.sessionHash) : null;
+    const user = this.sessionHash ? usableUser(await resolveSessionHash(this.deps, this.sessionHash)) : null;
     if (!user || user.id !== this.user.id) {
       this.endSession();
       return;
@@ -254,7 +259,7 @@ class ConsoleConnection {
   /** An `auth` message (SDK-style clients without the cookie); another user's token starts afresh. */
   private async authenticate(token: string): Promise<void> {
     const sessionHash = hashSecret(token);
-    const user = await resolveSessionHash(this.deps, sessionHash);
+    const user = usableUser(await resolveSessionHash(this.deps, sessionHash));
     if (user?.id !== this.user?.id) this.drop([...this.subscriptions.keys()]);
     this.user = user;
     this.sessionHash = user ? sessionHash : null;

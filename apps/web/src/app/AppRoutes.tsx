@@ -1,10 +1,10 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { analytics } from '../lib/analytics';
 import { useCurrentUser } from '../lib/api/get-current-user';
 import { usePublicConfig } from '../lib/api/get-public-config';
-import { PUBLIC_PATHS } from '../lib/paths';
+import { paths, PUBLIC_PATHS } from '../lib/paths';
 import type { RealtimeClient } from '../lib/realtime';
 import { RealtimeProvider } from '../lib/realtime-context';
 import { CreateAccountPage } from '../features/auth/components/CreateAccountPage';
@@ -22,6 +22,10 @@ const ExhibitPage = lazy(() => import('../features/exhibit/components/ExhibitPag
 const HardwarePage = lazy(() => import('../features/hardware/components/HardwarePage').then((m) => ({ default: m.HardwarePage })));
 const HelpPage = lazy(() => import('../features/help/components/HelpPage').then((m) => ({ default: m.HelpPage })));
 const OrganizationPage = lazy(() => import('../features/organization/components/OrganizationPage').then((m) => ({ default: m.OrganizationPage })));
+const TwoFactorPage = lazy(() => import('../features/auth/components/TwoFactorPage').then((m) => ({ default: m.TwoFactorPage })));
+const TwoFactorEnrolmentPage = lazy(() =>
+  import('../features/auth/components/TwoFactorPage').then((m) => ({ default: m.TwoFactorEnrolmentPage })),
+);
 const SitePage = lazy(() => import('../features/site/components/SitePage').then((m) => ({ default: m.SitePage })));
 
 /**
@@ -65,6 +69,19 @@ export function AppRoutes({ realtime }: { realtime: RealtimeClient }) {
     );
   }
 
+  // An organization requires two-factor sign-in and it is not set up: the server answers nothing
+  // else (403 TwoFactorEnrolmentRequired), so the console shows only the enrolment.
+  if (me.data?.mustEnrolTwoFactor) {
+    return (
+      <Suspense fallback={<Loader aria-label="Loading" />}>
+        <Routes>
+          <Route path={paths.twoFactor()} element={<TwoFactorEnrolmentPage />} />
+          <Route path="*" element={<Navigate to={paths.twoFactor()} replace />} />
+        </Routes>
+      </Suspense>
+    );
+  }
+
   return (
     <RealtimeProvider client={realtime} enabled={signedIn}>
       <Routes>
@@ -74,6 +91,7 @@ export function AppRoutes({ realtime }: { realtime: RealtimeClient }) {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route element={<AppLayout />}>
           <Route path="/" element={<HomePage />} />
+          <Route path={paths.twoFactor()} element={<TwoFactorPage />} />
           <Route path="/help/:helpId" element={<HelpPage />} />
           <Route path="/help" element={<Navigate to="/help/create_new_exhibit" replace />} />
           <Route path="/organization/:orgId/:orgTab" element={<OrganizationPage />} />

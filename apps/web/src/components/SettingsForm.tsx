@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Divider, Group, Loader, Modal, Paper, PasswordInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Divider, Group, Loader, Modal, Paper, PasswordInput, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -114,6 +114,16 @@ const ANALYTICS_FIELDS: { key: keyof AnalyticsConfig; label: string; description
   { key: 'exhibitIds', label: 'Exhibit IDs', description: 'Comma separated' },
 ];
 
+/** A setting's name, marked when its value differs from the saved one. */
+function SettingLabel({ setting, modified }: { setting: Setting; modified: boolean }) {
+  return (
+    <Group gap={6} component="span">
+      <span>{setting.display}</span>
+      <ModifiedMarker show={modified} />
+    </Group>
+  );
+}
+
 function ModifiedMarker({ show }: { show: boolean }) {
   if (!show) return null;
   return (
@@ -211,15 +221,11 @@ export function SettingsForm({ settings, canEdit, isInherited, save, getContentU
         }
         if (setting.kind === 'analytics') return <AnalyticsEditor key={setting.idString} {...common} />;
         if (setting.kind === 'timeZone') return <TimeZoneEditor key={setting.idString} {...common} />;
+        if (setting.kind === 'switch') return <SwitchEditor key={setting.idString} {...common} />;
         return (
           <TextInput
             key={setting.idString}
-            label={
-              <Group gap={6} component="span">
-                <span>{setting.display}</span>
-                <ModifiedMarker show={modified} />
-              </Group>
-            }
+            label={<SettingLabel setting={setting} modified={modified} />}
             description={inherited ? INHERITED_SETTING_TEXT : setting.kind === 'reportUrl' && reportUrlPrefix ? `Must start with ${reportUrlPrefix}` : undefined}
             placeholder={setting.kind === 'reportUrl' && reportUrlPrefix ? reportUrlPrefix : undefined}
             value={value}
@@ -310,12 +316,7 @@ function TimeZoneEditor({ setting, value, modified, disabled, inherited, error, 
   const options = useMemo(() => timeZoneOptions(value), [value]);
   return (
     <Select
-      label={
-        <Group gap={6} component="span">
-          <span>{setting.display}</span>
-          <ModifiedMarker show={modified} />
-        </Group>
-      }
+      label={<SettingLabel setting={setting} modified={modified} />}
       description={inherited ? INHERITED_SETTING_TEXT : 'Scheduled events recur in this zone and the calendar shows it.'}
       data={options}
       value={value || SERVER_ZONE}
@@ -325,6 +326,19 @@ function TimeZoneEditor({ setting, value, modified, disabled, inherited, error, 
       disabled={disabled}
       error={error?.text}
       onChange={(v) => onChange(v === null || v === SERVER_ZONE ? '' : v)}
+    />
+  );
+}
+
+/** An on/off setting, stored as 'true' or 'false'. */
+function SwitchEditor({ setting, value, modified, disabled, error, onChange }: EditorProps) {
+  return (
+    <Switch
+      label={<SettingLabel setting={setting} modified={modified} />}
+      checked={value === 'true'}
+      disabled={disabled}
+      error={error?.text}
+      onChange={(e) => onChange(e.currentTarget.checked ? 'true' : 'false')}
     />
   );
 }

@@ -2,6 +2,8 @@
 export const paths = {
   home: () => '/',
   login: () => '/login',
+  /** The signed-in user's two-factor sign-in (set up, turn off). */
+  twoFactor: () => '/account/two-factor',
   forgotPassword: () => '/forgot-password',
   resetPassword: () => '/reset-password',
   createAccount: () => '/create-account',

@@ -23,6 +23,8 @@ export type HardwareReportKey = { start: number; end: number; timeZone: string }
 export const queryKeys = {
   me: ['auth', 'me'] as const,
   loginMethods: ['auth', 'login-methods'] as const,
+  /** The signed-in user's two-factor sign-in state. */
+  twoFactor: ['auth', 'two-factor'] as const,
   /** One reset-password, create-account or setup link check. */
   accountLink: (resetUrlId: string) => ['auth', 'account-link', resetUrlId] as const,
   config: ['config'] as const,

@@ -8,6 +8,11 @@ export type AuthUser = {
   lastName: string;
   profileImage: string | null;
   isPlatformAdmin: boolean;
+  /**
+   * A password account without two-factor sign-in that has a role in an organization requiring it:
+   * only GET /auth, sign-out and the two-factor calls answer it (docs/security.md).
+   */
+  mustEnrolTwoFactor?: boolean;
 };
 
 declare module 'fastify' {

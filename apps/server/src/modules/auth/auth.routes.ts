@@ -4,8 +4,6 @@ import {
   CheckResetPasswordBody,
   CheckResetPasswordResponse,
   CreateAccountBody,
-  CurrentUserSchema,
-  LoginBody,
   LoginMethodsSchema,
   OidcCallbackQuery,
   OkSchema,
@@ -16,22 +14,15 @@ import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { dummyPasswordHash } from '../../lib/crypto.js';
 import { clearSessionCookie, setSessionCookie } from '../../lib/session-cookie.js';
-import {
-  changePassword,
-  checkLink,
-  createAccountFromLink,
-  login,
-  requestPasswordReset,
-} from './auth.service.js';
+import { changePassword, checkLink, createAccountFromLink, requestPasswordReset } from './auth.service.js';
 import { finishSignOn, OIDC_CALLBACK_PATH, startSignOn } from './oidc.service.js';
-import { deleteSession, resolveSession } from './sessions.service.js';
-import { presentCurrentUser } from './users.service.js';
+import { deleteSession } from './sessions.service.js';
 
 const OIDC_COOKIE = 'plinth_oidc';
 
 /**
- * Signing in and out, account links (create account, reset password) and single sign-on: the
- * auth calls open to everyone (who is signed in is in current-user.routes.ts).
+ * Signing out, account links (create account, reset password) and single sign-on: the
+ * auth calls open to everyone (signing in is in sign-in.routes.ts, who is signed in in current-user.routes.ts).
  */
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -44,16 +35,6 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       if (deps.config.oidcEnabled) methods.push('GOOGLE_AUTH');
       return { methods };
     });
-
-    app.post(
-      '/auth/user/login',
-      { schema: { tags, body: LoginBody, response: { 200: CurrentUserSchema } } },
-      async (request, reply) => {
-        const session = await login(deps, { ...request.body, ip: request.ip });
-        setSessionCookie(reply, deps.config, session);
-        return presentCurrentUser((await resolveSession(deps, session.token))!);
-      },
-    );
 
     app.post('/auth/logout', { schema: { tags, response: { 200: OkSchema } } }, async (request, reply) => {
       if (request.sessionTokenHash) await deleteSession(deps, request.sessionTokenHash);

@@ -6,6 +6,7 @@ import { resetPasswordMail } from '../../mail/templates.js';
 import { consumeLink, createAccountLink, findLiveLink } from './account-links.service.js';
 import { createSession, deleteUserSessions } from './sessions.service.js';
 import { clearThrottle, throttleFailures, throttleKey, throttleRequest, throttleRules } from './throttle.service.js';
+import { createPendingSignIn, hasTwoFactor } from './two-factor.service.js';
 import { assertPassword, createUser } from './users.service.js';
 import { findUserByEmail, findUserById, updateUser } from './users.repository.js';
 
@@ -14,25 +15,33 @@ const SIGN_IN_FAILURES = ['IncorrectUsernameOrPassword', 'UserAccountNotCreated'
 /** The answers to a wrong or spent account link: each one counts against the client address. */
 const LINK_FAILURES = ['ResetPasswordURLExpired', 'CreateAccountURLExpired'] as const;
 
+/** What a correct password leads to: a session, or (two-factor sign-in on) the pending sign-in the code completes. */
+export type SignInStep = { session: { token: string; expiresAt: Date } } | { pendingSignIn: string };
+
 /**
- * Checks email and password; answers a new session token. Throttled per account and per client
- * address on failures. Every path does one argon2 verification, so an unknown email takes as long
- * as a wrong password and answers the same. The spec's own answers for an invited user and for a
- * Google-only account do tell that the email is known; they come after the same work and count
- * as failures like any other.
+ * Checks email and password; answers a new session token, or for an account with two-factor
+ * sign-in the pending sign-in the code completes (two-factor.service.ts). Throttled per account
+ * and per client address on failures; the account's count is cleared only once a session is
+ * made, so a known password never buys fresh guesses at the code. Every path does one argon2
+ * verification, so an unknown email takes as long as a wrong password and answers the same. The
+ * spec's own answers for an invited user and for a Google-only account do tell that the email is
+ * known; they come after the same work and count as failures like any other.
  */
-export async function login(deps: AppDeps, input: { email: string; password: string; ip: string }) {
+export async function login(deps: AppDeps, input: { email: string; password: string; ip: string }): Promise<SignInStep> {
   const rules = throttleRules(deps.config);
   const account = throttleKey(rules.account, input.email);
   const keys = [throttleKey(rules.address, input.ip), account];
-  return throttleFailures(deps, { keys, failureCodes: SIGN_IN_FAILURES, clearOnSuccess: [account] }, async () => {
+  const step = await throttleFailures(deps, { keys, failureCodes: SIGN_IN_FAILURES }, async (): Promise<SignInStep> => {
     const user = await findUserByEmail(deps.db, normalizeEmail(input.email));
     const passwordMatches = await verifyPasswordOrDummy(user?.passwordHash, input.password);
     if (user && !user.accountCreated) throw new AppError('UserAccountNotCreated');
     if (user && !user.passwordHash && user.oidcSubject) throw new AppError('UserAccountCreatedWithGAuth');
-    if (!user || !passwordMatches) throw new AppError('IncorrectUsernameOrPassword');
-    return createSession(deps, user.id);
+    if (!user?.passwordHash || !passwordMatches) throw new AppError('IncorrectUsernameOrPassword');
+    if (await hasTwoFactor(deps, user.id)) return { pendingSignIn: createPendingSignIn(deps, { id: user.id, passwordHash: user.passwordHash }) };
+    return { session: await createSession(deps, user.id) };
   });
+  if ('session' in step) await clearThrottle(deps, account);
+  return step;
 }
 
 /** Runs a call that takes an account link under the throttle of the client address: a wrong link counts. */

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import type { AuthUser } from './auth-user.js';
+import { mustEnrolTwoFactorSql } from './two-factor.repository.js';
 
 /** Stores a session by the hash of its token (the token itself is never stored). */
 export async function insertSession(db: Db, session: { userId: string; tokenHash: string; expiresAt: Date }): Promise<void> {
@@ -18,6 +19,7 @@ export async function findSessionUser(db: Db, tokenHash: string, now: Date): Pro
       lastName: users.lastName,
       profileImage: users.profileImage,
       isPlatformAdmin: users.isPlatformAdmin,
+      mustEnrolTwoFactor: mustEnrolTwoFactorSql(),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -103,6 +103,7 @@ export function presentCurrentUser(user: {
   email: string;
   profileImage: string | null;
   isPlatformAdmin: boolean;
+  mustEnrolTwoFactor?: boolean;
 }): CurrentUser {
   return {
     id: user.id,
@@ -111,6 +112,7 @@ export function presentCurrentUser(user: {
     email: user.email,
     profile_image: user.profileImage,
     isPlatformAdmin: user.isPlatformAdmin,
+    mustEnrolTwoFactor: user.mustEnrolTwoFactor ?? false,
   };
 }
 

@@ -32,6 +32,7 @@ describe('POST /org-management/organization', () => {
       ['analytics_config', 'analytics', ''],
       ['support_contact', 'text', ''],
       ['time_zone', 'text', 'UTC'],
+      ['require_two_factor', 'switch', 'false'],
     ]);
     for (const setting of org.organizationsettings) {
       expect(setting.OrganizationId).toBe(org.id);
@@ -46,6 +47,7 @@ describe('POST /org-management/organization', () => {
       analytics_config: false,
       support_contact: true,
       time_zone: true,
+      require_two_factor: false,
     });
   });
 

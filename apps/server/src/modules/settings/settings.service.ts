@@ -106,6 +106,9 @@ export function validateSettingValue(kind: SettingKind, value: string, reportUrl
     case 'timeZone':
       if (value !== '' && !isTimeZone(value)) throw invalid(`value: "${value}" is not a time zone name (IANA, such as Europe/Paris or America/New_York)`);
       return value;
+    case 'switch':
+      if (value !== 'true' && value !== 'false') throw invalid('value: must be "true" or "false"');
+      return value;
     case 'text':
       return value;
   }

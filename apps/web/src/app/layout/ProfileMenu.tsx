@@ -1,5 +1,5 @@
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconHome, IconLifebuoy, IconLogout } from '@tabler/icons-react';
+import { IconHome, IconLifebuoy, IconLogout, IconShieldLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { CurrentUser } from '@plinth/shared';
 import { paths } from '../../lib/paths';
@@ -15,7 +15,7 @@ function safeImage(url: string | null): string | null {
   return url && /^https?:\/\//i.test(url) ? url : null;
 }
 
-/** The profile picture (initials when there is none) and its menu: name, email, Home, Submit a Ticket, Logout. */
+/** The profile picture (initials when there is none) and its menu: name, email, Home, Two-factor sign-in, Submit a Ticket, Logout. */
 export function ProfileMenu({ user, onSubmitTicket, onLogout }: ProfileMenuProps) {
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
   return (
@@ -37,6 +37,9 @@ export function ProfileMenu({ user, onSubmitTicket, onLogout }: ProfileMenuProps
         <Menu.Divider />
         <Menu.Item component={Link} to={paths.home()} leftSection={<IconHome size={16} aria-hidden />}>
           Home
+        </Menu.Item>
+        <Menu.Item component={Link} to={paths.twoFactor()} leftSection={<IconShieldLock size={16} aria-hidden />}>
+          Two-factor sign-in
         </Menu.Item>
         <Menu.Item onClick={onSubmitTicket} leftSection={<IconLifebuoy size={16} aria-hidden />}>
           Submit a Ticket

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
-import { LoginBody, normalizeEmail, type CurrentUser } from '@plinth/shared';
+import { LoginBody, normalizeEmail, type LoginResponse } from '@plinth/shared';
 import { api } from '../../../lib/api-client';
 
 /**
@@ -11,8 +11,11 @@ export const loginInputSchema = z.object({ email: z.string().trim().min(1), pass
 
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
-/** POST /auth/user/login: sets the session cookie and answers the user. */
-export const login = ({ email, password }: LoginInput) => api.post<CurrentUser>('/auth/user/login', { email: normalizeEmail(email), password });
+/**
+ * POST /auth/user/login: sets the session cookie and answers the user, or for an account with
+ * two-factor sign-in answers `{ twoFactorRequired: true }` (the code comes next).
+ */
+export const login = ({ email, password }: LoginInput) => api.post<LoginResponse>('/auth/user/login', { email: normalizeEmail(email), password });
 
 /** Signs in; the page reloads on success, so there is no cache to update. */
 export function useLogin() {

@@ -53,6 +53,24 @@ describe('LoginPage', () => {
     }
   });
 
+  it('asks for the two-factor code when the password was right and the account uses it, without leaving the page', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify({ twoFactorRequired: true }), { headers: { 'content-type': 'application/json' } })));
+    try {
+      const user = userEvent.setup();
+      renderLogin(['GENERIC']);
+      await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+      await user.type(screen.getByLabelText('Password'), 'Passw0rd');
+      await user.click(screen.getByRole('button', { name: 'Log In' }));
+      expect(await screen.findByLabelText('Authentication code')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Verify' })).toBeDisabled();
+      expect(assign).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('says so when single sign-on failed', () => {
     renderLogin(['GENERIC', 'GOOGLE_AUTH'], '/login?sso=failed');
     expect(screen.getByRole('alert')).toHaveTextContent(SSO_FAILED_MESSAGE);

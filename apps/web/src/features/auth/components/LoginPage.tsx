@@ -7,6 +7,7 @@ import { loginInputSchema, useLogin, type LoginInput } from '../api/login';
 import { useLoginMethods } from '../hooks/useLoginMethods';
 import { AuthFrame } from './AuthFrame';
 import { GoogleSignInButton } from './GoogleSignInButton';
+import { TwoFactorCodeStep } from './TwoFactorCodeStep';
 
 /** Shown when single sign-on sent the browser back with ?sso=failed. */
 export const SSO_FAILED_MESSAGE = 'Sign in with Google did not succeed. Please try again.';
@@ -20,6 +21,8 @@ export function LoginPage() {
   const methods = useLoginMethods();
   const login = useLogin();
   const form = useForm<LoginInput>({ initialValues: { email: '', password: '' }, validate: schemaResolver(loginInputSchema) });
+  // The password was right and the account uses two-factor sign-in: the code comes next.
+  const needsCode = login.data !== undefined && 'twoFactorRequired' in login.data;
   // Busy until the page reloads: a successful login does not give the button back.
   const isBusy = login.isPending || login.isSuccess;
   const canSubmit = form.isValid() && !isBusy;
@@ -30,8 +33,20 @@ export function LoginPage() {
 
   const handleSubmit = form.onSubmit((values) => {
     if (!canSubmit) return;
-    login.mutate(values, { onSuccess: () => window.location.assign('/') });
+    login.mutate(values, {
+      onSuccess: (answer) => {
+        if (!('twoFactorRequired' in answer)) window.location.assign('/');
+      },
+    });
   });
+
+  if (needsCode) {
+    return (
+      <AuthFrame title="Two-factor sign-in">
+        <TwoFactorCodeStep />
+      </AuthFrame>
+    );
+  }
 
   return (
     <AuthFrame title="Sign in">

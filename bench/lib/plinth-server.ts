@@ -152,6 +152,8 @@ export async function startBenchServer(options: {
   database?: BenchDatabase;
   /** A V8 heap limit for the server (--max-old-space-size, MiB); Node's default when absent. */
   heapMib?: number;
+  /** The built console to serve (WEB_DIST, e.g. apps/web/dist); none by default. */
+  webDist?: string;
 }): Promise<BenchServer> {
   const { mode, log } = options;
   const database = options.database ?? 'postgres';
@@ -174,7 +176,7 @@ export async function startBenchServer(options: {
     LOG_LEVEL: 'warn',
     // Stopped by SIGTERM: no load balancer to drain.
     SHUTDOWN_DRAIN_MS: '0',
-    WEB_DIST: path.join(dataDir, 'no-console'),
+    WEB_DIST: options.webDist ?? path.join(dataDir, 'no-console'),
     MQTT_URL: '',
     REDIS_URL: '',
     SMTP_URL: '',

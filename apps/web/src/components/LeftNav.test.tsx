@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { LeftNav } from './LeftNav';
+import { LEFT_NAV_WINDOW_FROM, LeftNav } from './LeftNav';
 
 describe('LeftNav', () => {
   it('shows back, home, title, leader groups and other items with the active one marked', async () => {
@@ -43,5 +43,19 @@ describe('LeftNav', () => {
     expect(screen.getByRole('button', { name: 'Back' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
     expect(onBack).toHaveBeenCalledTimes(1);
+  });
+
+  it('draws only the entries near the scrolled view of a long list (a site with thousands of boards)', () => {
+    const items = Array.from({ length: 5000 }, (_, i) => ({ id: `b${i}`, label: `Board ${i}`, to: `/x/b${i}` }));
+    render(
+      <MantineProvider env="test">
+        <MemoryRouter>
+          <LeftNav title="Main Hall" onBack={() => undefined} items={items} activeId="b0" />
+        </MemoryRouter>
+      </MantineProvider>,
+    );
+    const entries = screen.getAllByRole('link', { name: /^Board / });
+    expect(entries[0]).toHaveTextContent('Board 0');
+    expect(entries.length).toBeLessThan(LEFT_NAV_WINDOW_FROM);
   });
 });

@@ -1,6 +1,8 @@
 import { ActionIcon, Badge, Group, NavLink, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconBug, IconHome, IconPlugConnected, IconPlugConnectedX, IconWifi, IconWifiOff } from '@tabler/icons-react';
+import { memo, useCallback, useRef } from 'react';
 import { Link } from 'react-router';
+import { useVisibleRows } from './useVisibleRows';
 
 /** One entry of the left navigation; `online` and `connected` add their icons when given. */
 export type LeftNavItem = {
@@ -47,7 +49,9 @@ function StateIcons({ item }: { item: LeftNavItem }) {
   );
 }
 
-function NavEntry({ item, activeId, tag, indent }: { item: LeftNavItem; activeId?: string; tag?: string; indent?: boolean }) {
+type NavEntryProps = { item: LeftNavItem; activeId?: string; tag?: string; indent?: boolean };
+
+function NavEntryView({ item, activeId, tag, indent }: NavEntryProps) {
   const active = item.id === activeId;
   return (
     <NavLink
@@ -73,12 +77,42 @@ function NavEntry({ item, activeId, tag, indent }: { item: LeftNavItem; activeId
   );
 }
 
+/** Up to this many entries are all drawn; a longer list (a site's 10,000 boards) draws the ones near the scrolled view (issue 17). */
+export const LEFT_NAV_WINDOW_FROM = 200;
+/** An entry's height (px) until one is measured. */
+const ESTIMATED_ENTRY_PX = 36;
+
+const sameItem = (a: LeftNavItem, b: LeftNavItem) =>
+  a.id === b.id && a.label === b.label && a.to === b.to && a.online === b.online && a.connected === b.connected && a.debug === b.debug;
+
+/**
+ * An entry re-renders only when what it shows changed: screens rebuild their item objects at
+ * every render, and a site's hardware screen lists thousands (issue 17).
+ */
+const NavEntry = memo(
+  NavEntryView,
+  (a, b) => sameItem(a.item, b.item) && (a.activeId === a.item.id) === (b.activeId === b.item.id) && a.tag === b.tag && a.indent === b.indent,
+);
+
 /**
  * The left navigation of the site, exhibit and hardware screens: back and home buttons, a title,
  * leader/follower groups and the other entries, the active one highlighted. Entries are links,
  * so they are reachable and activated with the keyboard.
  */
-export function LeftNav({ title, onBack, backLabel = 'Back', groups = [], items = [], activeId }: LeftNavProps) {
+function LeftNavView({ title, onBack, backLabel = 'Back', groups = [], items = [], activeId }: LeftNavProps) {
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const entriesRef = useRef<HTMLDivElement>(null);
+  const isWindowed = items.length > LEFT_NAV_WINDOW_FROM;
+  const measureRowPx = useCallback(() => (entriesRef.current?.firstElementChild as HTMLElement | null)?.offsetHeight ?? 0, []);
+  const { containerRef, range, rowPx } = useVisibleRows({
+    rowCount: items.length,
+    enabled: isWindowed,
+    estimatedRowPx: ESTIMATED_ENTRY_PX,
+    measureRowPx,
+    viewportRef,
+  });
+  const first = isWindowed ? range.first : 0;
+  const last = isWindowed ? range.last : items.length - 1;
   return (
     <Stack gap="xs" component="nav" aria-label={title} h="100%">
       <Group gap="xs">
@@ -96,7 +130,7 @@ export function LeftNav({ title, onBack, backLabel = 'Back', groups = [], items 
       <Title order={4} px="xs">
         {title}
       </Title>
-      <ScrollArea style={{ flex: 1 }}>
+      <ScrollArea style={{ flex: 1 }} viewportRef={viewportRef}>
         <Stack gap={0}>
           {groups.map((group) => (
             <div key={group.leader.id} role="group" aria-label={`${group.leader.label} group`}>
@@ -106,11 +140,20 @@ export function LeftNav({ title, onBack, backLabel = 'Back', groups = [], items 
               ))}
             </div>
           ))}
-          {items.map((item) => (
-            <NavEntry key={item.id} item={item} activeId={activeId} />
-          ))}
+          <div ref={containerRef}>
+            {isWindowed && <div style={{ height: first * rowPx }} aria-hidden />}
+            <div ref={entriesRef}>
+              {items.slice(first, last + 1).map((item) => (
+                <NavEntry key={item.id} item={item} activeId={activeId} />
+              ))}
+            </div>
+            {isWindowed && <div style={{ height: Math.max(0, items.length - 1 - last) * rowPx }} aria-hidden />}
+          </div>
         </Stack>
       </ScrollArea>
     </Stack>
   );
 }
+
+/** Memoized: a screen re-rendering at every live value does not redraw a navigation that did not change. */
+export const LeftNav = memo(LeftNavView);

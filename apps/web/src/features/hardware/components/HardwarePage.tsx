@@ -1,10 +1,10 @@
 import { Switch, Tabs, Tooltip } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { can, parseRole, type Role } from '@plinth/shared';
+import { can, parseRole, type Hardware, type Role } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
-import { LeftNav } from '../../../components/LeftNav';
+import { LeftNav, type LeftNavItem } from '../../../components/LeftNav';
 import { LogsView } from '../../../components/logs/LogsView';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
@@ -53,6 +53,31 @@ export function debugConfirmMessage(turnOn: boolean): string {
 
 type Dialog = 'debug' | null;
 
+/** One empty list, so that memoized values do not change while the site's list loads. */
+const NO_HARDWARE: Hardware[] = [];
+
+type NavHardware = Pick<Hardware, 'id' | 'name' | 'online' | 'controlDebug' | 'organizationId' | 'siteId'>;
+
+/**
+ * The left navigation's entries: the site's hardware by name, this one with its live state. Kept
+ * while only other fields of this hardware change (a prop value at 1,000 a second must not sort
+ * a site's 10,000 boards again: issue 17).
+ */
+function useNavItems({ siteList, current, linkTab }: { siteList: Hardware[]; current: NavHardware | undefined; linkTab: string }): LeftNavItem[] {
+  const { id, name, online, controlDebug, organizationId, siteId } = current ?? {};
+  return useMemo(() => {
+    if (!id || !organizationId || !siteId) return [];
+    const me = { id, name: name ?? '', online: online ?? false, controlDebug: controlDebug ?? false };
+    const listed: Pick<Hardware, 'id' | 'name' | 'online' | 'controlDebug'>[] = siteList.some((h) => h.id === id) ? siteList : [...siteList, me];
+    return [...listed]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((h) => {
+        const live = h.id === id ? me : h;
+        return { id: h.id, label: live.name, to: paths.hardware(organizationId, siteId, h.id, linkTab), online: live.online, debug: live.controlDebug };
+      });
+  }, [siteList, id, name, online, controlDebug, organizationId, siteId, linkTab]);
+}
+
 /**
  * The hardware detail screen (/organization/:orgId/site/:siteId/hardware/:hardwareId/:hardwareTab,
  * spec 2.13): the site's hardware on the left with online and debug state, the debug-mode toggle,
@@ -70,16 +95,15 @@ export function HardwarePage() {
   const rename = useUpdateHardware();
   const debug = useUpdateHardware();
   const remove = useDeleteHardware();
-  const siteList = siteHardware.data?.hardware ?? [];
+  const siteList = siteHardware.data?.hardware ?? NO_HARDWARE;
   const crumbs = useParentCrumbs({
     orgId,
     organizationName: hardware.data?.organizationName ?? '',
     site: { id: siteId, name: hardware.data?.siteName ?? '', tab: 'hardware' },
   });
-  useRealtimeSubscription(
-    [],
-    [...new Set([hardwareId, ...siteList.map((h) => h.id)])].filter(Boolean),
-  );
+  const subscribedIds = useMemo(() => [...new Set([hardwareId, ...siteList.map((h) => h.id)])].filter(Boolean), [hardwareId, siteList]);
+  useRealtimeSubscription([], subscribedIds);
+  const navItems = useNavItems({ siteList, current: hardware.data, linkTab: hardwareTab === 'auth' || !hardwareTab ? 'overview' : hardwareTab });
   const backToSite = useCallback(() => navigate(paths.site(orgId, siteId, 'hardware')), [navigate, orgId, siteId]);
   useHardwareLiveEvents(hardwareId, backToSite);
 
@@ -110,13 +134,6 @@ export function HardwarePage() {
 
   const handleDelete = () => remove.mutateAsync(hardwareId).then(backToSite);
 
-  const listed = siteList.some((h) => h.id === current.id) ? siteList : [...siteList, current];
-  const navItems = [...listed]
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((h) => {
-      const live = h.id === current.id ? current : h;
-      return { id: h.id, label: live.name, to: paths.hardware(orgId, siteId, h.id, tab === 'auth' ? 'overview' : tab), online: live.online, debug: live.controlDebug };
-    });
 
   return (
     <>

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Badge, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconDeviceDesktop } from '@tabler/icons-react';
 import type { Exhibit } from '@plinth/shared';
@@ -7,7 +8,7 @@ import { HomeCard } from './HomeCard';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 
 /** An exhibit on home: site and organization, online state, operating mode and how long it has been (off)line. */
-export function ExhibitCard({ exhibit, now }: { exhibit: Exhibit; now: Date }) {
+function ExhibitCardView({ exhibit, now }: { exhibit: Exhibit; now: Date }) {
   const since = onlineSinceText(exhibit.online, exhibit.lastOnlineChange, now);
   return (
     <HomeCard
@@ -34,3 +35,6 @@ export function ExhibitCard({ exhibit, now }: { exhibit: Exhibit; now: Date }) {
     </HomeCard>
   );
 }
+
+/** Memoized: a list re-renders only the cards whose item changed (issue 17). */
+export const ExhibitCard = memo(ExhibitCardView);

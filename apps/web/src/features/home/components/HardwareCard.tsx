@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Badge, Group, Text, ThemeIcon } from '@mantine/core';
 import { IconCpu } from '@tabler/icons-react';
 import type { Hardware } from '@plinth/shared';
@@ -6,7 +7,7 @@ import { HomeCard } from './HomeCard';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 
 /** A hardware unit on home; it opens only when the server granted a role on its site. */
-export function HardwareCard({ hardware }: { hardware: Hardware }) {
+function HardwareCardView({ hardware }: { hardware: Hardware }) {
   const to = hardware.role ? paths.hardware(hardware.organizationId, hardware.siteId, hardware.id) : null;
   return (
     <HomeCard
@@ -33,3 +34,6 @@ export function HardwareCard({ hardware }: { hardware: Hardware }) {
     </HomeCard>
   );
 }
+
+/** Memoized: a list re-renders only the cards whose item changed (issue 17). */
+export const HardwareCard = memo(HardwareCardView);

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Badge, Card, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Exhibit } from '@plinth/shared';
@@ -6,7 +7,7 @@ import { onlineSinceText } from '../../../lib/format-date';
 import { paths } from '../../../lib/paths';
 
 /** A site's exhibit: name, site, organization, online state, operating mode, last online change; opens the overview. */
-export function ExhibitCard({ exhibit }: { exhibit: Exhibit }) {
+function ExhibitCardView({ exhibit }: { exhibit: Exhibit }) {
   return (
     <Card
       withBorder
@@ -47,3 +48,6 @@ export function ExhibitCard({ exhibit }: { exhibit: Exhibit }) {
     </Card>
   );
 }
+
+/** Memoized: a list re-renders only the cards whose item changed (issue 17). */
+export const ExhibitCard = memo(ExhibitCardView);

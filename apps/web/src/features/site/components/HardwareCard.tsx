@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Anchor, Card, Group, Stack, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { parseRole, type Hardware } from '@plinth/shared';
@@ -9,7 +10,7 @@ import { paths } from '../../../lib/paths';
  * A site's hardware: name, exhibit link, online, site, organization, last update. Opens the hardware
  * overview, unless the caller has no role on it.
  */
-export function HardwareCard({ hardware }: { hardware: Hardware }) {
+function HardwareCardView({ hardware }: { hardware: Hardware }) {
   const navigate = useNavigate();
   const clickable = parseRole(hardware.role) !== null;
   const to = paths.hardware(hardware.organizationId, hardware.siteId, hardware.id, 'overview');
@@ -57,3 +58,6 @@ export function HardwareCard({ hardware }: { hardware: Hardware }) {
     </Card>
   );
 }
+
+/** Memoized: a list re-renders only the cards whose item changed (issue 17). */
+export const HardwareCard = memo(HardwareCardView);

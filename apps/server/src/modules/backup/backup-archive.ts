@@ -107,6 +107,8 @@ export async function readArchive(file: string, onEntry: (name: string, content:
     for await (const entry of extract) {
       const content = new PassThrough();
       const forwarded = pipeline(entry, content);
+      // A damaged archive fails this entry's stream too: the failure is reported once, below.
+      forwarded.catch(() => undefined);
       await onEntry(entry.header.name, content);
       content.resume();
       await forwarded;

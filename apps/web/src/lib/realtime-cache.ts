@@ -87,3 +87,12 @@ export function applyToCache(queryClient: QueryClient, message: ServerMessage): 
       return;
   }
 }
+
+/**
+ * Live updates are back after events may have been missed (the socket reconnected, or the
+ * server's link to the other nodes returned): every cached read is read again.
+ */
+export function rereadAfterMissedEvents(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries();
+}
+

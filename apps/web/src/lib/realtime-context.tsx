@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { applyToCache } from './realtime-cache';
+import { applyToCache, rereadAfterMissedEvents } from './realtime-cache';
 import { RealtimeClient, type RealtimeListener, type RealtimeStatus } from './realtime';
 
 const RealtimeContext = createContext<RealtimeClient | null>(null);
@@ -12,8 +12,7 @@ export function RealtimeProvider({ client, enabled, children }: { client: Realti
     if (!enabled) return;
     client.connect();
     const stop = client.listen((message) => applyToCache(queryClient, message));
-    // Events may have been missed while live updates were down: every shown query is read again.
-    const stopResync = client.onResync(() => void queryClient.invalidateQueries());
+    const stopResync = client.onResync(() => rereadAfterMissedEvents(queryClient));
     // The session ended elsewhere: nothing cached is valid any more; sign in again.
     const stopSessionEnded = client.onSessionEnded(() => {
       queryClient.clear();

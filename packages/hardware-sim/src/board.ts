@@ -446,10 +446,14 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
     const client = this.client;
     this.client = null;
     if (!client) return;
+    // A connection the broker dropped under us may never settle a publish or a graceful end:
+    // each step has a deadline, and the connection is then closed by force.
+    const within = (work: Promise<unknown>) =>
+      Promise.race([work.then(() => true, () => false), new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref())]);
     if (client.connected) {
-      await client.publishAsync(hardwareTopic(this.hardwareId, 'status'), JSON.stringify({ online: false, epoch: this.epoch }), { qos: 1 }).catch(() => undefined);
+      await within(client.publishAsync(hardwareTopic(this.hardwareId, 'status'), JSON.stringify({ online: false, epoch: this.epoch }), { qos: 1 }));
     }
-    await client.endAsync().catch(() => undefined);
+    if (!(await within(client.endAsync()))) client.end(true);
     this.print('stopped');
   }
 

@@ -1,5 +1,11 @@
 import type { Grants } from '../access/grants.js';
 
+/**
+ * An API key behind a request (`Authorization: Bearer`), set by the API-key hook (issue 20): the
+ * key stands for itself, never for a person, and is audited under its name.
+ */
+export type ApiKeyPrincipal = { id: string; name: string; organizationId: string };
+
 /** The signed-in user behind a request or a console socket. */
 export type AuthUser = {
   id: string;
@@ -26,6 +32,8 @@ declare module 'fastify' {
      * throws that same 401, so it can never stand for nobody.
      */
     readonly user: AuthUser;
+    /** The API key that authenticated this request (`Authorization: Bearer`); null otherwise. */
+    apiKey: ApiKeyPrincipal | null;
     /** Hash of the session token, to sign out. */
     sessionTokenHash: string | null;
     /** The signed-in user's grants, loaded once per request on first use (401 when signed out). */

@@ -21,6 +21,7 @@ export function registerSessionHook(app: FastifyInstance, deps: AppDeps): void {
     },
   });
   app.decorateRequest('sessionTokenHash', null);
+  app.decorateRequest('apiKey', null);
   app.decorateRequest('grants', function grantsPlaceholder(): Promise<Grants> {
     throw new Error('grants used before the session hook');
   });

@@ -90,6 +90,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const stoppers: { stop: () => Promise<void> }[] = [];
   const close = async () => {
     readiness.stopping();
+    // Exhibits are told to reconnect (1012) first: with several nodes they are back through the
+    // load balancer on another node while this one finishes its requests and writes.
+    deps?.exhibitGateway?.goodbye();
     await app?.close();
     await listener.close();
     await metricsListener?.close();

@@ -36,6 +36,8 @@ export const EXHIBIT_CLOSE = {
   replaced: 4009,
   /** Heartbeat missed. */
   timeout: 4008,
+  /** The server node is stopping (1012 Service Restart): reconnect, to another node if there is one. */
+  restarting: 1012,
 } as const;
 
 

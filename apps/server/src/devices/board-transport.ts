@@ -88,8 +88,10 @@ async function openEmbedded(deps: AppDeps, onBoardGone: (hardwareId: string) => 
       broker.dropSessions(hardwareId);
     },
     close: async () => {
-      await link.close();
+      // The broker first: until it stops taking publishes, what it acknowledges must still reach the
+      // gateway's subscription (unsubscribing first lost a board's last PUBACKed prop change).
       await broker.close();
+      await link.close();
     },
   };
 }

@@ -15,6 +15,7 @@ export const EXHIBIT_CLOSES = {
   revoked: { code: EXHIBIT_CLOSE.unauthorized, reason: 'revoked', text: 'token revoked' },
   replaced: { code: EXHIBIT_CLOSE.replaced, reason: 'replaced', text: 'another connection of this exhibit took over' },
   deleted: { code: EXHIBIT_CLOSE.deleted, reason: 'deleted', text: 'the exhibit was deleted' },
+  restarting: { code: EXHIBIT_CLOSE.restarting, reason: 'shutdown', text: 'the server is restarting; reconnect' },
 } as const satisfies Record<string, ExhibitClose>;
 
 /**

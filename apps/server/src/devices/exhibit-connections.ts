@@ -87,6 +87,15 @@ export class ExhibitConnections {
     }
   }
 
+  /**
+   * The first step of a graceful stop: no new connection is taken, and every open one is told to
+   * reconnect (1012), which the SDKs do, through the load balancer to a node that is not stopping.
+   */
+  goodbye(): void {
+    this.closing = true;
+    for (const connection of this.all) connection.drop(EXHIBIT_CLOSES.restarting);
+  }
+
   /** Ends every connection (the exhibits go offline) and waits for the work still running. */
   async close(): Promise<void> {
     this.closing = true;

@@ -48,6 +48,7 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
       await Promise.all(held.map(([exhibitId, connection]) => connections.presence.markOnline(exhibitId, connection)));
       return held.length;
     },
+    goodbye: () => connections.goodbye(),
     async close() {
       clearInterval(heartbeat);
       await connections.close();
@@ -94,6 +95,7 @@ export function createDetachedExhibitGateway(): ExhibitGateway {
     connectionCount: () => 0,
     releaseLostNode: async () => 0,
     reassertOnline: async () => 0,
+    goodbye: () => undefined,
     close: async () => undefined,
   };
 }

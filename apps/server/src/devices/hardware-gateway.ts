@@ -34,7 +34,13 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
   const queue = new BoardQueue(deps.logger);
   const presence = new BoardPresence(deps, { isShared, queue });
   await presence.start();
-  const transport = await openBoardTransport(deps, (hardwareId) => queue.enqueue(hardwareId, () => presence.changeOnline(hardwareId, { online: false, reason: 'disconnect' })));
+  // While the gateway closes, the broker still hands over what boards sent before it stopped (their
+  // PUBACKs are out: those messages must be stored), but the disconnections and last wills the
+  // stop itself causes are not the boards going offline.
+  let closing = false;
+  const transport = await openBoardTransport(deps, (hardwareId) => {
+    if (!closing) queue.enqueue(hardwareId, () => presence.changeOnline(hardwareId, { online: false, reason: 'disconnect' }));
+  });
   const commands = new BoardCommands(transport.link, options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS);
   const props = new BoardPropCatalog(db);
   const writes = new BoardWrites(deps, flushMs);
@@ -44,6 +50,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     const parsed = parseHardwareTopic(topic);
     // A board id that is not a UUID names no board (and would fail the batched writes' ::uuid).
     if (!parsed || parsed.channel === 'cmd' || !Id.safeParse(parsed.hardwareId).success) return;
+    if (closing && parsed.channel === 'status') return;
     deps.metrics.boardMessages.inc(parsed.channel);
     const handle = handlers.get(parsed.channel);
     if (handle) queue.enqueue(parsed.hardwareId, () => handle(parsed.hardwareId, payload));
@@ -78,10 +85,11 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
       await removed;
     },
     close: async () => {
-      queue.stop();
+      closing = true;
       presence.stop();
       commands.close();
       await transport.close();
+      queue.stop();
       // The database closes after the gateway: let the last board messages finish first.
       await queue.drain();
       await writes.flush();

@@ -42,6 +42,9 @@ export type ExhibitGateway = {
   releaseLostNode: (nodeId: string) => Promise<number>;
   /** Marks every exhibit connected to this node online again (another node took this one for dead). */
   reassertOnline: () => Promise<number>;
+  /** A graceful stop begins: refuse new connections and tell every open one to reconnect (1012). */
+  goodbye: () => void;
+  /** Ends every connection left (the exhibits go offline) and waits for the work still running. */
   close: () => Promise<void>;
 };
 

@@ -6,9 +6,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestInput } from '@plinth/shared';
 import { Exhibit } from '@plinth/sdk';
+import type { SimulatedBoard } from '@plinth/hardware-sim';
 import { runCli } from './cli.js';
 import { freePort } from './test/free-port.js';
-import { waitUntil } from './test/hardware-kit.js';
+import { openDatabase } from './db/client.js';
+import { insertScheduledEvents, listEventsOfExhibits, type NewScheduledEvent } from './modules/scheduling/scheduling.repository.js';
+import { newBoard, waitUntil } from './test/hardware-kit.js';
+import { scheduleTestManifest, stepsDone, stepsDoneTwice } from './test/schedule-kit.js';
 import { startMosquitto, type RunningMosquitto } from './test/mosquitto.js';
 import { startServerProcess, type ServerProcess } from './test/server-process.js';
 import { createTestDatabase } from './test/test-server.js';
@@ -25,7 +29,7 @@ const MANIFEST: ManifestInput = { statuses: [{ id: 'count', type: 'Integer', dis
 const ADMIN = { email: 'ops@example.org', password: 'Deploy-Passw0rd' };
 
 /** The HAProxy configuration of docs/deployment.md, with this test's ports and faster checks. */
-function haproxyConfig(input: { port: number; nodes: number[]; balance?: string }): string {
+function haproxyConfig(input: { port: number; nodes: number[]; balance?: string; mqttPort: number; brokerPort: number }): string {
   return [
     'global',
     '  maxconn 4096',
@@ -47,6 +51,16 @@ function haproxyConfig(input: { port: number; nodes: number[]; balance?: string 
     '  http-check expect status 200',
     '  default-server inter 500ms fall 2 rise 1',
     ...input.nodes.map((port, i) => `  server node${i + 1} 127.0.0.1:${port} check`),
+    '# Boards: MQTT over TCP, passed through to the broker.',
+    'frontend mqtt',
+    '  mode tcp',
+    `  bind 127.0.0.1:${input.mqttPort}`,
+    '  timeout client 2h',
+    '  default_backend mosquitto',
+    'backend mosquitto',
+    '  mode tcp',
+    '  timeout server 2h',
+    `  server broker1 127.0.0.1:${input.brokerPort} check`,
     '',
   ].join('\n');
 }
@@ -58,7 +72,10 @@ const dirs: string[] = [];
 let haproxy: ChildProcess;
 let haproxyOutput = '';
 let url: string;
+let boardUrl: string;
+const envs: Record<string, string>[] = [];
 const open: Exhibit[] = [];
+const boards: SimulatedBoard[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -67,22 +84,27 @@ beforeAll(async () => {
   for (const port of ports) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-node-'));
     dirs.push(dataDir);
-    nodes.push(
-      await startServerProcess({
-        DATABASE_URL: database.url,
-        REDIS_URL,
-        MQTT_URL: mosquitto.serverUrl,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        NODE_HEARTBEAT_MS: '500',
-        NODE_LOST_AFTER_MS: '3000',
-        SHUTDOWN_DRAIN_MS: '0',
-      }),
-    );
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      MQTT_URL: mosquitto.serverUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      NODE_HEARTBEAT_MS: '500',
+      NODE_LOST_AFTER_MS: '3000',
+      SHUTDOWN_DRAIN_MS: '0',
+      // A dead node's claimed occurrences are taken over 2 s after their lease was last renewed.
+      SCHEDULER_POLL_MS: '250',
+      SCHEDULER_LEASE_MS: '2000',
+    };
+    envs.push(env);
+    nodes.push(await startServerProcess(env));
   }
   const port = await freePort();
+  const mqttPort = await freePort();
+  boardUrl = `mqtt://127.0.0.1:${mqttPort}`;
   const configFile = path.join(dirs[0]!, 'haproxy.cfg');
-  fs.writeFileSync(configFile, haproxyConfig({ port, nodes: ports, balance: 'first' }));
+  fs.writeFileSync(configFile, haproxyConfig({ port, nodes: ports, balance: 'first', mqttPort, brokerPort: Number(new URL(mosquitto.url).port) }));
   haproxy = spawn(fs.existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy', ['-f', configFile, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
   haproxy.stdout!.on('data', (d: Buffer) => (haproxyOutput += d.toString()));
   haproxy.stderr!.on('data', (d: Buffer) => (haproxyOutput += d.toString()));
@@ -92,6 +114,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const exhibit of open) exhibit.close();
+  for (const board of boards) await board.stop();
   haproxy?.kill('SIGTERM');
   for (const node of nodes) await node.kill('SIGKILL');
   await mosquitto?.stop();
@@ -161,3 +184,114 @@ describe('two nodes behind HAProxy', () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
   });
 });
+
+/** Occurrences of one exhibit due every `everyMs` from `from`: each sets `level` to its index and fires its own control. */
+function occurrencesAround(exhibitId: string, plan: { count: number; from: number; everyMs: number }): NewScheduledEvent[] {
+  return Array.from({ length: plan.count }, (_, i) => ({
+    exhibitId,
+    name: `Due ${i}`,
+    startDate: new Date(plan.from + i * plan.everyMs),
+    endDate: null,
+    recurring: false,
+    changes: { settings: [{ settingId: 'level', value: i }], strapiContent: [], controls: [{ controlId: `c${i}` }], opMode: null },
+  }));
+}
+
+describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
+  it('keeps boards online and their props flowing when a node dies, and runs each occurrence due around the kill once', { timeout: 180_000 }, async () => {
+    // Node 1 again (on its port, as a service manager restarts it); test 1 left its exhibit on node 2.
+    nodes[0] = await startServerProcess(envs[0]!);
+    // HAProxy checks every 500 ms and takes a node back after one good check.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const admin = new TestClient(url);
+    expect((await admin.post('/auth/user/login', ADMIN)).status).toBe(200);
+    const organization = (await admin.post('/org-management/organization', { name: 'Quay Museum' })).body as { id: string };
+    const site = (await admin.post('/org-management/site', { name: 'North Wing', organizationId: organization.id })).body as { id: string };
+    const exhibit = (await admin.post('/exhibit-management/exhibit', { name: 'Harbour Clock', siteId: site.id })).body as { id: string };
+    const { token } = (await admin.post('/auth/exhibit', { name: 'kiosk', exhibitId: exhibit.id })).body as { token: string };
+
+    const BOARDS = 5;
+    const boardIds: string[] = [];
+    for (let i = 0; i < BOARDS; i += 1) {
+      const hardware = (await admin.post('/hardware-mgmt/hardware', { name: `Buoy ${i}`, siteId: site.id })).body as { id: string };
+      const board = (await admin.post('/auth/hardware', { name: 'board', hardwareId: hardware.id })).body as { token: string };
+      const sim = newBoard({ url: boardUrl, hardwareId: hardware.id, token: board.token, heartbeatMs: 500, reconnectMs: 200, reconnectMaxMs: 1000 });
+      boards.push(sim);
+      boardIds.push(hardware.id);
+    }
+    await Promise.all(boards.slice(-BOARDS).map((b) => b.start()));
+
+    const OCCURRENCES = 10;
+    const fired = new Map<string, number>();
+    const sdk = new Exhibit({ serverUrl: url, exhibitId: exhibit.id, token, manifest: scheduleTestManifest(OCCURRENCES), reconnectMinMs: 100, reconnectMaxMs: 500 });
+    sdk.on('control', ({ id }: { id: string }) => fired.set(id, (fired.get(id) ?? 0) + 1));
+    open.push(sdk);
+    await sdk.ready();
+    // `balance first` sends it to node 1 once HAProxy has seen node 1 back (the other exhibit is on node 2).
+    const other = (await query<{ held_by: string }>('select held_by from exhibits where held_by is not null and id <> $1', [exhibit.id]))[0]?.held_by;
+    const row = await waitUntil(async () => {
+      const now = await heldBy(exhibit.id);
+      return now.online && now.heldBy ? now : undefined;
+    }, 'the new exhibit online');
+    expect(row.heldBy, 'HAProxy sent the exhibit to node 2: killing node 1 would test nothing').not.toBe(other);
+    await waitUntil(async () => Number((await query<{ n: string }>('select count(*) as n from hardware where online and id = any($1)', [boardIds]))[0]!.n) === BOARDS, 'every board online through HAProxy');
+
+    // Occurrences due from 1 s before the kill to 1.7 s after it.
+    const direct = await openDatabase({ databaseUrl: database.url, dataDir: dirs[0]!, holder: 'test' });
+    try {
+      const killAt = Date.now() + 2000;
+      await insertScheduledEvents(direct.db, occurrencesAround(exhibit.id, { count: OCCURRENCES, from: killAt - 1000, everyMs: 300 }));
+      await new Promise((resolve) => setTimeout(resolve, killAt - Date.now()));
+      await nodes[0]!.kill('SIGKILL');
+      const killedAt = Date.now();
+
+      // Boards talk to the broker, not the node: they never read offline, and what they send still lands.
+      const offlineSeen: number[] = [];
+      const propAfterKill = 'after the kill';
+      await boards.at(-1)!.changeProp('text1', 'text', propAfterKill);
+      await waitUntil(async () => {
+        offlineSeen.push(Number((await query<{ n: string }>('select count(*) as n from hardware where not online and id = any($1)', [boardIds]))[0]!.n));
+        const rows = await query<{ peripherals: { id: string; props: { name: string; value: unknown }[] }[] }>('select peripherals from hardware where id = $1', [boardIds.at(-1)]);
+        return rows[0]?.peripherals.find((p) => p.id === 'text1')?.props.find((p) => p.name === 'text')?.value === propAfterKill;
+      }, 'a prop change sent after the kill stored by the surviving node', 15_000);
+
+      const rows = await waitUntil(async () => {
+        const now = await listEventsOfExhibits(direct.db, [exhibit.id]);
+        return now.every((r) => r.state === 'completed' || r.state === 'failed') ? now : undefined;
+      }, 'every occurrence finished', 60_000);
+      const finishedMs = Date.now() - killedAt;
+      expect(rows).toHaveLength(OCCURRENCES);
+      for (const row of rows) {
+        expect(stepsDoneTwice(row.steps), row.name).toEqual([]);
+        expect(stepsDone(row.steps), row.name).toEqual([0, 1]);
+        const outcomes = row.steps.filter((step) => step.phase === 'done').map((step) => step.outcome ?? '');
+        // Failed only where nothing could be made: the exhibit between nodes when its time came.
+        if (row.state === 'failed') expect(outcomes.every((o) => o.includes('failed')), `${row.name}: ${outcomes.join('; ')}`).toBe(true);
+      }
+      // No control reached the exhibit twice.
+      expect([...fired.values()].every((n) => n === 1), JSON.stringify([...fired])).toBe(true);
+      for (let n = 0; n < 6; n += 1) {
+        offlineSeen.push(Number((await query<{ n: string }>('select count(*) as n from hardware where not online and id = any($1)', [boardIds]))[0]!.n));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(offlineSeen.every((n) => n === 0), `boards read offline: ${offlineSeen.join(',')}`).toBe(true);
+      const completed = rows.filter((r) => r.state === 'completed').length;
+      console.log(
+        `[fault 2b] node killed behind HAProxy with ${BOARDS} boards through its TCP frontend: none read offline, a prop sent after the kill stored; ` +
+          `${OCCURRENCES} occurrences due around the kill: ${completed} completed, ${OCCURRENCES - completed} failed (exhibit between nodes), none twice, ${fired.size} controls received once each; all finished ${finishedMs} ms after the kill`,
+      );
+    } finally {
+      await direct.close();
+    }
+  });
+});
+
+async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import { writeAndLogFailures, writeHeartbeats, writePropValues, type HeartbeatWrite, type PropWrite } from './hardware-ingest.repository.js';
 import { WriteBatcher } from '../lib/write-batcher.js';
+import { retryWhileDatabaseAway } from '../db/errors.js';
 
 /** Rows stored in one statement at most (a heartbeat has 7 parameters, well under PostgreSQL's 65,535). */
 export const BOARD_WRITE_BATCH = 1000;
@@ -20,6 +21,7 @@ export class BoardWrites {
     this.heartbeats = new WriteBatcher<HeartbeatWrite>({
       flushMs,
       maxWaiting: BOARD_WRITE_BATCH,
+      retry: retryWhileDatabaseAway(logger, 'heartbeat writes'),
       store: async (batch) => {
         for (let i = 0; i < batch.length; i += BOARD_WRITE_BATCH) {
           const part = batch.slice(i, i + BOARD_WRITE_BATCH);
@@ -30,6 +32,7 @@ export class BoardWrites {
     this.props = new WriteBatcher<PropWrite>({
       flushMs,
       maxWaiting: BOARD_WRITE_BATCH,
+      retry: retryWhileDatabaseAway(logger, 'prop value writes'),
       store: async (batch) => {
         // One prop per board per statement (an UPDATE changes each row once).
         for (let rest = batch; rest.length; ) {
@@ -51,10 +54,19 @@ export class BoardWrites {
     this.props.add(`${write.hardwareId}|${write.peripheralId}|${write.propName}`, write);
   }
 
-  /** Stores everything waiting (on close). */
+  /** Stores everything waiting. */
   async flush(): Promise<void> {
     await this.heartbeats.flush();
     await this.props.flush();
+  }
+
+  /**
+   * On close: stores everything waiting, held writes included, trying for at most `withinMs`
+   * while the database is away; what could not be stored is logged with its counts.
+   */
+  async finish(logger: Logger, withinMs: number): Promise<void> {
+    const [heartbeats, props] = await Promise.all([this.heartbeats.finish(withinMs), this.props.finish(withinMs)]);
+    if (heartbeats || props) logger.error({ heartbeats, props }, `stopping without the database: ${heartbeats} heartbeat and ${props} prop value writes could not be stored`);
   }
 }
 

@@ -22,6 +22,9 @@ export type HardwareGatewayOptions = {
   heartbeatFlushMs?: number;
 };
 
+/** How long a stop keeps trying to store the batched writes while the database is away, in ms. */
+const STOP_WRITES_WITHIN_MS = 3000;
+
 /**
  * Starts the hardware gateway (ports.ts) from its parts: the broker transport, board presence and
  * its watchdog, a queue per board, the message handlers by channel, the batched writes, and
@@ -92,8 +95,9 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
       queue.stop();
       // The database closes after the gateway: let the last board messages finish first.
       await queue.drain();
-      await writes.flush();
-      await invalid.flush();
+      // Held through a database outage: tried for a few seconds more, then reported with counts.
+      await writes.finish(deps.logger, STOP_WRITES_WITHIN_MS);
+      await invalid.finish(STOP_WRITES_WITHIN_MS);
     },
   };
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { HeartbeatMessage, Peripheral, Prop } from '@plinth/shared';
 import type { Db } from '../db/client.js';
 import type { Logger } from 'pino';
-import { isDataRefusal } from '../db/errors.js';
+import { isDataRefusal, isDatabaseUnavailable } from '../db/errors.js';
 import { describeFailure } from '../lib/describe-failure.js';
 
 /** One heartbeat to store: the board, what it said and when it arrived. */
@@ -39,15 +39,18 @@ async function writeBatchOrEach<W extends { hardwareId: string }>(writes: W[], w
 
 /**
  * Runs a batched write for the gateway, which must go on whatever happens: each row the database
- * refused is logged by board, a batch lost whole (a lost connection) once; never with the values.
+ * refused is logged by board, a batch lost whole (a broken statement) once; never with the values.
+ * A database that cannot be reached is thrown, for the batcher to hold the batch and try again.
  */
 export async function writeAndLogFailures(logger: Logger, what: string, write: () => Promise<FailedWrite[]>): Promise<void> {
   try {
     for (const { hardwareId, error } of await write()) logger.error({ hardwareId, failure: describeFailure(error) }, what);
   } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
     logger.error({ failure: describeFailure(error) }, what);
   }
 }
+
 
 /**
  * Stores many boards' heartbeats in one statement (the board traffic's hot path: 10,000 boards

@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Metrics } from '../lib/metrics.js';
 import { addInvalidMessages, writeAndLogFailures, type InvalidMessagesWrite } from './hardware-ingest.repository.js';
 import { WriteBatcher } from '../lib/write-batcher.js';
+import { retryWhileDatabaseAway } from '../db/errors.js';
 
 /** A board's dropped messages are logged at most this often (ms); the next line counts the ones held back. */
 export const INVALID_MESSAGE_LOG_INTERVAL_MS = 60_000;
@@ -26,6 +27,8 @@ export type InvalidMessages = {
   record: (hardwareId: string, message: InvalidMessage) => void;
   /** Stores the counts gathered so far. */
   flush: () => Promise<void>;
+  /** On close: stores the counts waiting, trying for at most `withinMs` while the database is away. */
+  finish: (withinMs: number) => Promise<void>;
 };
 
 type LogState = { loggedAt: number; heldBack: number };
@@ -59,6 +62,7 @@ export function createInvalidMessages(
 
   const counts = new WriteBatcher<InvalidMessagesWrite>({
     flushMs: options.flushMs,
+    retry: retryWhileDatabaseAway(logger, 'invalid-message counts'),
     store: (batch) => {
       forgetQuietBoards();
       return writeAndLogFailures(logger, 'counting invalid board messages failed', () => addInvalidMessages(db, batch));
@@ -78,6 +82,10 @@ export function createInvalidMessages(
     flush: () => {
       forgetQuietBoards();
       return counts.flush();
+    },
+    finish: async (withinMs) => {
+      const lost = await counts.finish(withinMs);
+      if (lost) logger.error({ boards: lost }, `stopping without the database: the invalid-message counts of ${lost} boards could not be stored`);
     },
   };
 }

@@ -70,6 +70,8 @@ describe('WriteBatcher', () => {
     holdWith(new Promise<void>((resolve) => (release = resolve)));
     add('a', 1);
     const first = batcher.flush();
+    // The first batch is taken when its store begins (then held open).
+    await new Promise((resolve) => setImmediate(resolve));
     add('a', 2);
     const second = batcher.flush();
     expect(batches).toEqual([]);
@@ -118,5 +120,105 @@ describe('WriteBatcher', () => {
     batcher.append({ key: 'line', value: 4 });
     await batcher.flush();
     expect(batches.map((batch) => batch.map((w) => w.value))).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('joins a write added before its batch began to that batch (the newest per key)', async () => {
+    const { batcher, batches, add } = recordingBatcher();
+    add('a', 1);
+    const first = batcher.flush();
+    add('a', 2);
+    add('b', 1);
+    await Promise.all([first, batcher.flush()]);
+    expect(batches).toEqual([
+      [
+        { key: 'a', value: 2 },
+        { key: 'b', value: 1 },
+      ],
+    ]);
+  });
+
+  describe('with retry, while the database is away', () => {
+    const unavailable = () => Object.assign(new Error('connect ECONNREFUSED'), { transient: true });
+    function failingBatcher(failFirst: number, maxWaiting?: number) {
+      const stored: Write[][] = [];
+      const held: number[] = [];
+      let resumedAfter = 0;
+      let attempts = 0;
+      const batcher = new WriteBatcher<Write>({
+        flushMs: 100,
+        maxWaiting,
+        store: async (batch) => {
+          attempts += 1;
+          if (attempts <= failFirst) throw unavailable();
+          if (batch.some((w) => w.value < 0)) throw new Error('refused');
+          stored.push(batch);
+        },
+        retry: { when: (error) => (error as { transient?: boolean }).transient === true, onHeld: (n) => held.push(n), onResumed: (n) => (resumedAfter = n) },
+      });
+      return { batcher, stored, held, resumedAfter: () => resumedAfter, attempts: () => attempts };
+    }
+
+    it('puts a failed batch back and stores it once the store works again, in order, reporting the outage once', async () => {
+      vi.useFakeTimers();
+      const { batcher, stored, held, resumedAfter } = failingBatcher(3);
+      batcher.append({ key: 'line', value: 1 });
+      batcher.append({ key: 'line', value: 2 });
+      await batcher.flush();
+      expect(stored).toEqual([]);
+      batcher.append({ key: 'line', value: 3 });
+      expect(batcher.size).toBe(3);
+      // Backoff: 250 ms, 500 ms, then 1 s; the fourth attempt goes through.
+      await vi.advanceTimersByTimeAsync(250 + 500);
+      expect(stored).toEqual([]);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(stored).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(stored.flat().map((w) => w.value)).toEqual([1, 2, 3]);
+      expect(held).toEqual([2]);
+      expect(resumedAfter()).toBe(3);
+      expect(batcher.size).toBe(0);
+    });
+
+    it('never lets a write put back overwrite a newer write of its key', async () => {
+      vi.useFakeTimers();
+      const { batcher, stored } = failingBatcher(1);
+      batcher.add('prop', { key: 'prop', value: 1 });
+      batcher.add('other', { key: 'other', value: 1 });
+      await batcher.flush();
+      batcher.add('prop', { key: 'prop', value: 2 });
+      await vi.advanceTimersByTimeAsync(250);
+      expect(stored).toEqual([
+        [
+          { key: 'prop', value: 2 },
+          { key: 'other', value: 1 },
+        ],
+      ]);
+    });
+
+    it('drops a batch the store refuses (not retryable) and goes on with the others', async () => {
+      const { batcher, stored } = failingBatcher(0);
+      batcher.add('bad', { key: 'bad', value: -1 });
+      await expect(batcher.flush()).rejects.toThrow('refused');
+      batcher.add('good', { key: 'good', value: 1 });
+      await batcher.flush();
+      expect(stored).toEqual([[{ key: 'good', value: 1 }]]);
+    });
+
+    it('gives up at finish after its deadline and answers how many writes were lost', async () => {
+      const { batcher, attempts } = failingBatcher(1_000_000);
+      batcher.add('a', { key: 'a', value: 1 });
+      batcher.add('b', { key: 'b', value: 1 });
+      expect(await batcher.finish(300)).toBe(2);
+      expect(attempts()).toBeGreaterThan(1);
+      expect(batcher.size).toBe(0);
+    });
+
+    it('finish stores everything when the store works', async () => {
+      const { batcher, stored } = failingBatcher(1, 2);
+      for (let i = 0; i < 5; i++) batcher.append({ key: 'line', value: i });
+      expect(await batcher.finish(5000)).toBe(0);
+      expect(stored.flat().map((w) => w.value)).toEqual([0, 1, 2, 3, 4]);
+      expect(stored.every((batch) => batch.length <= 2)).toBe(true);
+    });
   });
 });

@@ -1,20 +1,38 @@
 export type WriteBatcherOptions<W> = {
   /** How long writes gather before they are stored together, in ms. */
   flushMs: number;
-  /** With this many writes waiting they are stored at once, without waiting for the timer. */
+  /** With this many writes waiting they are stored at once, without waiting for the timer; also a batch's largest size. */
   maxWaiting?: number;
   /**
    * Stores one batch. Batches are stored one after another, never two at once; a failed batch
    * (which `store` should log itself) does not stop the ones after it.
    */
   store: (batch: W[]) => Promise<void>;
+  /**
+   * Failures worth waiting out (the database lost and back): a batch whose store throws one of
+   * them is put back, behind nothing and under newer writes of the same key, and stored again
+   * with backoff until it goes through. Without it, a failed batch is gone.
+   */
+  retry?: {
+    when: (error: unknown) => boolean;
+    /** The first failure of an outage: how many writes are now held. */
+    onHeld?: (waiting: number, error: unknown) => void;
+    /** The first success after an outage: how many writes are waiting (the held ones go next). */
+    onResumed?: (failures: number) => void;
+  };
 };
+
+/** Waits between attempts while the store keeps failing (retry), in ms. */
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 5000;
 
 /**
  * Gathers frequent writes so a busy stream costs one statement per batch, stored every `flushMs`
  * or as soon as `maxWaiting` writes wait. A write added under a key replaces the one waiting
  * there (a board's heartbeats, its prop values: only the newest matters); an appended write
- * (log lines) is kept, in order. Adding is synchronous and allocates nothing of its own.
+ * (log lines) is kept, in order. A batch is taken when its store begins, so a write that waits
+ * behind a slow batch joins the next one, and one put back after a failure never overwrites a
+ * newer write of its key. Adding is synchronous and allocates nothing of its own.
  */
 export class WriteBatcher<W> {
   /** Keyed writes under their string key, appended ones under a number: one map keeps their order. */
@@ -22,7 +40,11 @@ export class WriteBatcher<W> {
   private appended = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  private readonly onTimer = () => void this.flush();
+  /** A store chained behind the one under way and not begun yet: later flushes join it. */
+  private queued: Promise<void> | null = null;
+  /** Consecutive failed attempts (retry); 0 while the store works. */
+  private failures = 0;
+  private readonly onTimer = () => void this.flush().catch(() => undefined);
 
   constructor(private readonly options: WriteBatcherOptions<W>) {}
 
@@ -41,21 +63,99 @@ export class WriteBatcher<W> {
     return this.waiting.get(key);
   }
 
+  /** How many writes wait (held through an outage included). */
+  get size(): number {
+    return this.waiting.size;
+  }
+
   private put(key: string | number, write: W): void {
     this.waiting.set(key, write);
-    if (this.options.maxWaiting !== undefined && this.waiting.size >= this.options.maxWaiting) void this.flush();
+    // While the store fails, the retry timer alone decides when to try again.
+    if (this.failures) return;
+    if (this.options.maxWaiting !== undefined && this.waiting.size >= this.options.maxWaiting) void this.flush().catch(() => undefined);
     else this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
   }
 
-  /** Stores what waits now; settles when it (and every batch before it) is stored. */
+  /** Stores what waits now; settles when it (and every batch before it) is stored, or put back to retry. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.queued) return this.queued;
     if (!this.waiting.size) return this.flushing;
-    const batch = [...this.waiting.values()];
+    const run = this.flushing.then(() => {
+      this.queued = null;
+      return this.storeWaiting();
+    });
+    this.queued = run;
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Stores until what waits now is written, trying again for at most `withinMs` while the store
+   * fails with a retryable error; answers how many writes could not be stored (and are dropped).
+   */
+  async finish(withinMs: number): Promise<number> {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      await this.flush().catch(() => undefined);
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      if (!this.waiting.size) return 0;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const lost = this.waiting.size;
+        this.waiting.clear();
+        return lost;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MIN_MS, left)));
+    }
+  }
+
+  /** Stores the writes waiting when it begins, a batch of at most maxWaiting at a time. */
+  private async storeWaiting(): Promise<void> {
+    let budget = this.waiting.size;
+    while (budget > 0 && this.waiting.size) {
+      const batch = this.take(Math.min(budget, this.options.maxWaiting ?? budget));
+      budget -= batch.length;
+      try {
+        await this.options.store(batch.map(([, write]) => write));
+      } catch (error) {
+        if (!this.options.retry?.when(error)) {
+          // This batch is gone; what still waits goes with the next timer.
+          if (this.waiting.size) this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
+          throw error;
+        }
+        this.putBack(batch);
+        if (this.failures++ === 0) this.options.retry.onHeld?.(this.waiting.size, error);
+        const wait = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(this.failures - 1, 10));
+        this.timer = setTimeout(this.onTimer, wait);
+        return;
+      }
+      if (this.failures) {
+        this.options.retry?.onResumed?.(this.failures);
+        this.failures = 0;
+        // What waited out the failure goes next, without waiting for a timer.
+        if (this.waiting.size) this.timer ??= setTimeout(this.onTimer, 0);
+      }
+    }
+  }
+
+  private take(count: number): [string | number, W][] {
+    const batch: [string | number, W][] = [];
+    for (const entry of this.waiting) {
+      if (batch.length >= count) break;
+      batch.push(entry);
+    }
+    for (const [key] of batch) this.waiting.delete(key);
+    return batch;
+  }
+
+  /** A failed batch goes back first; a key written again meanwhile keeps its newer write. */
+  private putBack(batch: [string | number, W][]): void {
+    const newer = [...this.waiting];
     this.waiting.clear();
-    const stored = this.flushing.then(() => this.options.store(batch));
-    this.flushing = stored.catch(() => undefined);
-    return stored;
+    for (const [key, write] of batch) this.waiting.set(key, write);
+    for (const [key, write] of newer) this.waiting.set(key, write);
   }
 }

@@ -66,7 +66,8 @@ export function createLogRecorder(deps: LogRecorderDeps, options: { flushMs?: nu
     flush: () => writer.flush(),
     async close() {
       await leases.stop();
-      await writer.flush();
+      // Rows held through a database outage get a few more seconds, then are reported with counts.
+      await writer.finish(3000);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
+import { isDatabaseUnavailable, retryWhileDatabaseAway } from '../../db/errors.js';
 import { describeFailure } from '../../lib/describe-failure.js';
 import { WriteBatcher } from '../../lib/write-batcher.js';
 import { utcDay } from './log-time.js';
@@ -40,8 +41,19 @@ export class LogWriter {
   ) {
     const flushMs = options.flushMs ?? LOG_FLUSH_MS;
     const maxRows = options.maxRows ?? LOG_BATCH_ROWS;
-    this.logs = new WriteBatcher<LogRow>({ flushMs, maxWaiting: maxRows, store: (rows) => this.store('log_entries', rows, insertLogRows) });
-    this.reports = new WriteBatcher<ReportRow>({ flushMs, maxWaiting: maxRows, store: (rows) => this.store('report_events', rows, insertReportRows) });
+    const { logger } = deps;
+    this.logs = new WriteBatcher<LogRow>({
+      flushMs,
+      maxWaiting: maxRows,
+      retry: retryWhileDatabaseAway(logger, 'log lines'),
+      store: (rows) => this.store('log_entries', rows, insertLogRows),
+    });
+    this.reports = new WriteBatcher<ReportRow>({
+      flushMs,
+      maxWaiting: maxRows,
+      retry: retryWhileDatabaseAway(logger, 'report events'),
+      store: (rows) => this.store('report_events', rows, insertReportRows),
+    });
   }
 
   addLog(row: LogRow): void {
@@ -67,13 +79,23 @@ export class LogWriter {
     await Promise.all([this.logs.flush(), this.reports.flush()]);
   }
 
-  /** Stores one batch; never throws (a lost batch is logged), so the batches after it are stored too. */
+  /**
+   * On close: stores everything waiting, held rows included, trying for at most `withinMs` while
+   * the database is away; what could not be stored is logged with its counts.
+   */
+  async finish(withinMs: number): Promise<void> {
+    const [logs, reports] = await Promise.all([this.logs.finish(withinMs), this.reports.finish(withinMs)]);
+    if (logs || reports) this.deps.logger.error({ logs, reports }, `stopping without the database: ${logs} log lines and ${reports} report events could not be stored`);
+  }
+
+  /**
+   * Stores one batch; a lost batch is logged, so the batches after it are stored too. A database
+   * that cannot be reached is thrown: the batcher holds the rows (still counted in the backlog)
+   * and tries again.
+   */
   private async store<R extends { at: Date }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
-    try {
-      await this.storeOnce(table, rows, insert);
-    } finally {
-      this.backlog[table] -= rows.length;
-    }
+    await this.storeOnce(table, rows, insert);
+    this.backlog[table] -= rows.length;
   }
 
   private async storeOnce<R extends { at: Date }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
@@ -81,6 +103,7 @@ export class LogWriter {
       await this.ensureDays(table, rows);
       await insert(this.deps.db, rows);
     } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
       if (!isMissingPartition(error)) return this.lose(table, rows, error);
       // A day this process knew was dropped meanwhile (by the retention job of another node, whose
       // clock runs ahead): make the days again, once.
@@ -89,6 +112,7 @@ export class LogWriter {
         await this.ensureDays(table, rows);
         await insert(this.deps.db, rows);
       } catch (retryError) {
+        if (isDatabaseUnavailable(retryError)) throw retryError;
         this.lose(table, rows, retryError);
       }
     }

@@ -102,12 +102,19 @@ async function registerPlugins(app: FastifyInstance): Promise<void> {
         title: 'Plinth API',
         version: '0.1.0',
         description:
-          'The Plinth REST API. Every call sends the session cookie. Errors answer { response, code, message }.',
+          'The Plinth REST API. A call sends the session cookie of a person, or (where `bearerAuth` is listed) an organization\'s API key as `Authorization: Bearer`. Errors answer { response, code, message }.',
       },
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
           metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics on the main port (docs/operations.md).' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'plinth_session', description: 'The session of a person signed in (POST /api/v1/auth/user/login).' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key of an organization (`plk_…`), created by its managers: `Authorization: Bearer <key>`. It holds its role on the organization or its chosen sites, is throttled per key (API_KEY_RATE_LIMIT a minute) and never manages users or keys (docs/security.md, API keys).',
+          },
         },
       },
     },

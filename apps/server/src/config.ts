@@ -104,6 +104,8 @@ const ConfigSchema = z.object({
   THROTTLE_MAILS_PER_ADDRESS: Budget.default(3),
   /** Reset and invitation mails asked from one client address, or invitations by one user, in an hour before it waits. */
   THROTTLE_MAILS_PER_SENDER: Budget.default(30),
+  /** Calls one API key may make in a minute, counted across every node; past it 429 with Retry-After (docs/security.md, API keys). */
+  API_KEY_RATE_LIMIT: Budget.max(1_000_000).default(600),
   COOKIE_SECURE: Bool,
   /** Days of logs and report events kept; older days are dropped whole (docs/architecture.md, "Logs and reports"). */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),

@@ -61,4 +61,22 @@ describe('GET /api/docs', () => {
     expect(body.required).toEqual(expect.arrayContaining(['name', 'siteId']));
     expect(create.responses['200']).toBeDefined();
   });
+
+  it('describes API keys as the bearerAuth scheme, on the routes a key may call only', async () => {
+    type Operation = { security?: Record<string, string[]>[] };
+    const doc = (await server.client().get<OpenApi & { components: { securitySchemes: Record<string, { type: string; scheme?: string }> } }>('/api/docs')).body;
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const security = (path: string, method: string) => ((doc.paths[path]![method] as Operation).security ?? []).flatMap((s) => Object.keys(s));
+    expect(security('/api/v1/exhibit-management/exhibit/{id}', 'get')).toEqual(['sessionCookie', 'bearerAuth']);
+    expect(security('/api/v1/exhibit-management/exhibit/{id}/opMode', 'post')).toContain('bearerAuth');
+    for (const [path, method] of [
+      ['/api/v1/auth', 'get'],
+      ['/api/v1/org-management/organization/{id}/api-keys', 'post'],
+      ['/api/v1/org-management/api-keys/{id}', 'delete'],
+      ['/api/v1/org-management/permission/organization', 'post'],
+      ['/api/v1/logging/exhibit/live', 'post'],
+    ] as const) {
+      expect(security(path, method), `${method} ${path}`).toEqual(['sessionCookie']);
+    }
+  });
 });

@@ -25,3 +25,4 @@ export * from './api/content.js';
 export * from './api/scheduling.js';
 export * from './api/people.js';
 export * from './api/operations.js';
+export * from './api/api-keys.js';

@@ -10,3 +10,4 @@ export * from './schema-logs.js';
 export * from './schema-scheduling.js';
 export * from './schema-people.js';
 export * from './schema-two-factor.js';
+export * from './schema-api-keys.js';

@@ -7,6 +7,7 @@ import { authenticated } from './auth/authenticated.js';
 import { currentUserRoutes } from './auth/current-user.routes.js';
 import { twoFactorRoutes } from './auth/two-factor.routes.js';
 import { userAdminRoutes } from './auth/user-admin.routes.js';
+import { apiKeyRoutes } from './api-keys/api-keys.routes.js';
 import { filesDownloadRoutes } from './content/files-download.routes.js';
 import { filesRoutes } from './content/files.routes.js';
 import { exhibitRoutes } from './exhibit/exhibit.routes.js';
@@ -40,17 +41,27 @@ import { supportRoutes } from './support/support.routes.js';
  */
 const PUBLIC_ROUTES = [signInRoutes, authRoutes, publicConfigRoutes, exhibitAuthenticateRoutes, firmwareDownloadRoutes, filesDownloadRoutes, unsubscribeRoutes];
 
-/** Everything else: each needs a signed-in user. */
-const SIGNED_IN_ROUTES = [
+/**
+ * Routes only a person may call (a signed-in user; an API key answers 403): who they are, their
+ * two-factor sign-in, their notifications and support tickets, and managing users, grants and API
+ * keys, which a key never does (issue 20).
+ */
+const PERSON_ROUTES = [
   currentUserRoutes,
   twoFactorRoutes,
   userAdminRoutes,
   supportRoutes,
+  permissionRoutes,
+  exhibitPermissionRoutes,
+  apiKeyRoutes,
+  notificationsRoutes,
+];
+
+/** Everything else: a signed-in user, or an organization's API key within its role and scope. */
+const SIGNED_IN_ROUTES = [
   organizationRoutes,
   siteRoutes,
   settingsRoutes,
-  permissionRoutes,
-  exhibitPermissionRoutes,
   exhibitRoutes,
   exhibitTokenRoutes,
   exhibitRuntimeRoutes,
@@ -63,21 +74,32 @@ const SIGNED_IN_ROUTES = [
   loggingRoutes,
   reportingRoutes,
   schedulingRoutes,
-  notificationsRoutes,
 ];
 
 /**
  * Every REST module under the API prefix (/api/v1). Authentication is declared here, once: the
- * public routes are listed above, every other route sits in the `authenticated` group, which
- * answers 401 to a caller who is not signed in.
+ * public routes are listed above, every other route sits in an `authenticated` group, which
+ * answers 401 to a caller who is neither signed in nor holding an API key (and 403 to a key in
+ * the person-only group).
  */
 export function apiRoutes(deps: AppDeps) {
   return async (api: FastifyInstance): Promise<void> => {
     for (const routes of PUBLIC_ROUTES) await api.register(routes(deps));
     await api.register(
-      authenticated(async (app) => {
-        for (const routes of SIGNED_IN_ROUTES) await app.register(routes(deps));
-      }),
+      authenticated(
+        async (app) => {
+          for (const routes of PERSON_ROUTES) await app.register(routes(deps));
+        },
+        { apiKeys: false },
+      ),
+    );
+    await api.register(
+      authenticated(
+        async (app) => {
+          for (const routes of SIGNED_IN_ROUTES) await app.register(routes(deps));
+        },
+        { apiKeys: true },
+      ),
     );
     api.all('/*', async () => {
       throw new AppError('NotFound');

@@ -1,12 +1,13 @@
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Loader, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Token } from '@plinth/shared';
 import { formatTokenDate } from '../lib/format-date';
 import { errorText } from '../lib/mutation-state';
+import { CopyValue } from './CopyValue';
 import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { NameDialog } from './dialogs/NameDialog';
+import { RowDeleteButton } from './RowDeleteButton';
 
 /** A token as its create call answers it: the only time its secret value is known. */
 export type NewToken = Token & { token: string };
@@ -61,31 +62,6 @@ export type TokenPanelProps = {
   remove: DeleteTokenMutation;
   texts: TokenPanelTexts;
 };
-
-/** A value with a Copy button that reads Copied for a moment after copying. */
-function CopyValue({ value, label, copyName, testId }: { value: string; label: string; copyName?: string; testId?: string }) {
-  return (
-    <Group gap="xs" wrap="nowrap">
-      <Code style={{ overflowWrap: 'anywhere' }} aria-label={label} data-testid={testId}>
-        {value}
-      </Code>
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Button
-            size="xs"
-            variant={copied ? 'filled' : 'light'}
-            color={copied ? 'teal' : undefined}
-            leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-            onClick={copy}
-            aria-label={copyName ? `${copied ? 'Copied' : 'Copy'} ${copyName}` : undefined}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        )}
-      </CopyButton>
-    </Group>
-  );
-}
 
 /**
  * The token part of an auth tab (exhibit spec 2.12, hardware 2.13): the owner's id with Copy, its
@@ -144,11 +120,7 @@ export function TokenPanel(props: TokenPanelProps) {
               <Table.Td>{formatTokenDate(token.createdAt)}</Table.Td>
               {canDelete && (
                 <Table.Td>
-                  <Tooltip label="Delete token">
-                    <ActionIcon variant="subtle" color="red" aria-label={`Delete token ${token.name}`} onClick={() => setDeleting(token)}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
+                  <RowDeleteButton tooltip="Delete token" label={`Delete token ${token.name}`} onClick={() => setDeleting(token)} />
                 </Table.Td>
               )}
             </Table.Tr>

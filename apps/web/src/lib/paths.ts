@@ -8,7 +8,7 @@ export const paths = {
   resetPassword: () => '/reset-password',
   createAccount: () => '/create-account',
   help: (helpId = 'create_new_exhibit') => `/help/${helpId}`,
-  organization: (orgId: string, tab: 'sites' | 'users' | 'settings' = 'sites') => `/organization/${orgId}/${tab}`,
+  organization: (orgId: string, tab: 'sites' | 'users' | 'settings' | 'api-keys' = 'sites') => `/organization/${orgId}/${tab}`,
   site: (orgId: string, siteId: string, tab: 'exhibits' | 'hardware' | 'users' | 'reports' | 'settings' = 'exhibits') =>
     `/organization/${orgId}/site/${siteId}/${tab}`,
   exhibit: (orgId: string, siteId: string, exhibitId: string, tab = 'overview') =>

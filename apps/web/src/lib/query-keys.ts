@@ -31,6 +31,8 @@ export const queryKeys = {
   organizations: ['organizations'] as const,
   organization: (id: string) => ['organization', id] as const,
   organizationSites: (id: string) => ['organization', id, 'sites'] as const,
+  /** The organization's API keys (its managers only). */
+  organizationApiKeys: (id: string) => ['organization', id, 'api-keys'] as const,
   sites: ['sites'] as const,
   site: (id: string) => ['site', id] as const,
   siteSettings: (id: string) => ['site', id, 'settings'] as const,

@@ -118,3 +118,19 @@ export function assertRight(role: Role | null, right: Right, what = 'Not found')
 export function idsOrNone(ids: string[]): string[] {
   return ids.length ? ids : ['00000000-0000-0000-0000-000000000000'];
 }
+
+/**
+ * The grants of an API key (issue 20): its role on its organization, or on each of its sites
+ * when it is limited to some. Never a platform admin; `userId` is the key's id, which matches no
+ * person (no item levels, no grant of its own to change).
+ */
+export function apiKeyGrants(key: { id: string; organizationId: string; role: Role; siteIds: string[] | null }): Grants {
+  const { id, organizationId, role, siteIds } = key;
+  return new Grants({
+    userId: id,
+    isPlatformAdmin: false,
+    organizations: siteIds ? new Map() : new Map([[organizationId, role]]),
+    sites: new Map((siteIds ?? []).map((siteId) => [siteId, { role, organizationId }])),
+    exhibits: new Map(),
+  });
+}

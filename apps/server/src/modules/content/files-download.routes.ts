@@ -5,7 +5,7 @@ import { openDownload } from './file-download.service.js';
 
 /**
  * GET /content/files/?exhibitId&fileName: a file's bytes. Public in the route table because the
- * exhibit itself downloads with HTTP Basic auth (its id and token); a console session works too.
+ * exhibit itself downloads with HTTP Basic auth (its id and token); a console session or an API key works too.
  * The service checks either (401 without, 404 for an exhibit the caller may not read).
  */
 export function filesDownloadRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -17,7 +17,7 @@ export function filesDownloadRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       };
       const download = await openDownload(deps, {
         ...request.query,
-        grants: request.sessionUser ? () => request.grants() : null,
+        grants: request.sessionUser || request.apiKey ? () => request.grants() : null,
         headers: {
           authorization: header('authorization'),
           range: header('range'),

@@ -14,6 +14,7 @@ import {
   SyncFollowersResultSchema,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { actorOf } from '../auth/actor.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
 import { authorizeExhibitItems } from '../access/item-access.js';
 import { fireControl, getManifest, setOpMode } from './exhibit-runtime.service.js';
@@ -41,7 +42,7 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, controlId } = request.params;
         const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'fireControl' });
-        await fireControl(deps, id, { controlId, itemId: request.query.itemId, by: request.user.email, access });
+        await fireControl(deps, id, { controlId, itemId: request.query.itemId, by: actorOf(request).label, access });
         return { delivered: true as const };
       },
     );
@@ -52,7 +53,7 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, settingId } = request.params;
         const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveSetting(deps, id, { settingId, ...request.body, by: request.user.email, access });
+        await saveSetting(deps, id, { settingId, ...request.body, by: actorOf(request).label, access });
         return ok;
       },
     );
@@ -63,14 +64,14 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, settingId } = request.params;
         const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId, by: request.user.email, access });
+        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId, by: actorOf(request).label, access });
         return ok;
       },
     );
 
     app.post(`${base}/opMode`, { schema: { tags, params: IdParams, body: OpModeBody, response: { 200: OkSchema } } }, async (request) => {
       await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'operate' });
-      await setOpMode(deps, request.params.id, { mode: request.body.opMode, by: request.user.email });
+      await setOpMode(deps, request.params.id, { mode: request.body.opMode, by: actorOf(request).label });
       return ok;
     });
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateExhibitTokenBody, CreatedExhibitTokenSchema, ExhibitTokenListSchema, IdParams, OkSchema } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { actorOf } from '../auth/actor.js';
 import { AppError } from '../../lib/app-error.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
 import { createExhibitToken, deleteExhibitToken, findExhibitToken, listExhibitTokens } from './exhibit-tokens.service.js';
@@ -13,7 +14,7 @@ export function exhibitTokenRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.post('/auth/exhibit', { schema: { tags, body: CreateExhibitTokenBody, response: { 200: CreatedExhibitTokenSchema } } }, async (request) => {
       const { exhibitId, name } = request.body;
       await authorizeExhibit(deps.db, await request.grants(), { exhibitId, right: 'createToken' });
-      return createExhibitToken(deps, exhibitId, { name, by: request.user.email });
+      return createExhibitToken(deps, exhibitId, { name, by: actorOf(request).label });
     });
 
     app.get('/auth/exhibit/:id', { schema: { tags, params: IdParams, response: { 200: ExhibitTokenListSchema } } }, async (request) => {
@@ -26,7 +27,7 @@ export function exhibitTokenRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const token = await findExhibitToken(deps, request.params.id);
       if (!token) throw new AppError('NotFound', 'The token does not exist.');
       await authorizeExhibit(deps.db, await request.grants(), { exhibitId: token.exhibitId, right: 'deleteToken' });
-      await deleteExhibitToken(deps, token, request.user.email);
+      await deleteExhibitToken(deps, token, actorOf(request).label);
       return { ok: true as const };
     });
   };

@@ -9,6 +9,7 @@ import {
   UpdateExhibitBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { actorOf } from '../auth/actor.js';
 import {
   createExhibit,
   deleteExhibit,
@@ -52,7 +53,7 @@ export function exhibitRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      await deleteExhibit(deps, await request.grants(), request.params.id);
+      await deleteExhibit(deps, await request.grants(), { id: request.params.id, by: actorOf(request).label });
       return { ok: true as const };
     });
   };

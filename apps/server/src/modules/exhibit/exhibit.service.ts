@@ -166,8 +166,9 @@ export async function updateExhibit(deps: AppDeps, grants: Grants, change: Exhib
   return presentOne(deps, grants, id);
 }
 
-/** Deletes an unlocked exhibit; a locked one answers 409 LockedExhibits naming it. */
-export async function deleteExhibit(deps: AppDeps, grants: Grants, id: string): Promise<void> {
+/** Deletes an unlocked exhibit (`by`: who, an email or an API key's label); a locked one answers 409 LockedExhibits naming it. */
+export async function deleteExhibit(deps: AppDeps, grants: Grants, deletion: { id: string; by: string }): Promise<void> {
+  const { id, by } = deletion;
   const { record, role } = await visibleExhibit(deps, grants, id);
   assertRight(role, 'manageDevices');
   if (record.manifestLocked) {
@@ -177,7 +178,7 @@ export async function deleteExhibit(deps: AppDeps, grants: Grants, id: string): 
   }
   const followers = await listFollowers(deps.db, [record.id]);
   // Queued before the rows go: the mails hold their whole text and leave once they are gone.
-  await notifyExhibitDeleted(deps, { exhibitId: id, userId: grants.userId });
+  await notifyExhibitDeleted(deps, { exhibitId: id, by });
   await deleteExhibitRow(deps.db, id);
   deps.hub.publish('exhibit', id, { type: 'exhibit.deleted', exhibitId: id });
   const touched = [...followers.map((f) => f.id), ...(record.leaderId ? [record.leaderId] : [])];

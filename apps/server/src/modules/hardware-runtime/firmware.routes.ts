@@ -13,6 +13,7 @@ import {
   OkSchema,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { actorOf } from '../auth/actor.js';
 import { AppError } from '../../lib/app-error.js';
 import { createFirmwareStore } from './firmware-store.js';
 import {
@@ -58,7 +59,7 @@ export function firmwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const row = await getFirmwareRow(deps, request.params.id);
         await authorizeHardware(db, await request.grants(), { hardwareId: row.hardwareId, right: 'operate' });
-        return pushFirmware(deps, row, request.user.email);
+        return pushFirmware(deps, row, actorOf(request).label);
       },
     );
     app.delete('/hardware-mgmt/firmware/:id', { schema: { tags: hw, params: IdParams, response: { 200: OkSchema } } }, async (request) => {

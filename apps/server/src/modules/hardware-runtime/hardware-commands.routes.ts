@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BoardPropParams, CommandResultSchema, HardwareCommandParams, PeripheralPropParams, SetPropBody, UpdatePropBody } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { actorOf } from '../auth/actor.js';
 import { AppError } from '../../lib/app-error.js';
 import { authorizeHardware } from '../access/hardware-access.js';
 import { runHardwareCommand, setHardwareProp } from './hardware-commands.service.js';
@@ -16,7 +17,7 @@ export function hardwareCommandRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, params: HardwareCommandParams, response: { 200: CommandResultSchema } } },
       async (request) => {
         await authorizeHardware(db, await request.grants(), { hardwareId: request.params.id, right: 'operate' });
-        return runHardwareCommand(deps, request.params.id, { command: request.params.command, by: request.user.email });
+        return runHardwareCommand(deps, request.params.id, { command: request.params.command, by: actorOf(request).label });
       },
     );
     app.put(
@@ -28,7 +29,7 @@ export function hardwareCommandRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           throw new AppError('ValidationError', 'hardwareId: must be the hardware named in the path');
         }
         await authorizeHardware(db, await request.grants(), { hardwareId: hardwareId, right: 'operate' });
-        return setHardwareProp(deps, hardwareId, { peripheralId, propName, value: request.body.value, by: request.user.email });
+        return setHardwareProp(deps, hardwareId, { peripheralId, propName, value: request.body.value, by: actorOf(request).label });
       },
     );
     app.put(
@@ -37,7 +38,7 @@ export function hardwareCommandRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         await authorizeHardware(db, await request.grants(), { hardwareId: request.body.hardwareId, right: 'operate' });
         const { peripheralId, propName } = request.params;
-        return setHardwareProp(deps, request.body.hardwareId, { peripheralId, propName, value: request.body.value, by: request.user.email });
+        return setHardwareProp(deps, request.body.hardwareId, { peripheralId, propName, value: request.body.value, by: actorOf(request).label });
       },
     );
   };

@@ -9,6 +9,7 @@ import {
   UpdateHardwareBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { actorOf } from '../auth/actor.js';
 import { createHardware, deleteHardware, getHardware, listHardware, updateHardware } from './hardware.service.js';
 
 /** Hardware records: list by site(s) or exhibit, create, read, update (name, exhibit, debug mode) and delete. */
@@ -37,7 +38,7 @@ export function hardwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateHardwareBody, response: { 200: HardwareSchema } } },
-      async (request) => updateHardware(deps, await request.grants(), { ...request.body, id: request.params.id, by: request.user.email }),
+      async (request) => updateHardware(deps, await request.grants(), { ...request.body, id: request.params.id, by: actorOf(request).label }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {

@@ -69,13 +69,13 @@ export function loggingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       return sendExport(deps, { request, reply }, { source: 'hardware', deviceId: id, start, end });
     });
 
-    app.post('/logging/exhibit/live', { schema: { tags, body: ExhibitLiveLogBody, response: { 200: LiveLogLeaseSchema } } }, async (request) => {
+    app.post('/logging/exhibit/live', { config: { personOnly: true }, schema: { tags, body: ExhibitLiveLogBody, response: { 200: LiveLogLeaseSchema } } }, async (request) => {
       const { exhibitId, enabled } = request.body;
       await authorizeExhibit(db, await request.grants(), { exhibitId, right: 'view' });
       return setLiveLog(deps, { source: 'exhibit', deviceId: exhibitId, userId: request.user.id, enabled });
     });
 
-    app.post('/logging/hardware/live', { schema: { tags, body: HardwareLiveLogBody, response: { 200: LiveLogLeaseSchema } } }, async (request) => {
+    app.post('/logging/hardware/live', { config: { personOnly: true }, schema: { tags, body: HardwareLiveLogBody, response: { 200: LiveLogLeaseSchema } } }, async (request) => {
       const { hardwareId, enabled } = request.body;
       await authorizeHardware(db, await request.grants(), { hardwareId, right: 'view' });
       return setLiveLog(deps, { source: 'hardware', deviceId: hardwareId, userId: request.user.id, enabled });

@@ -64,13 +64,12 @@ function unsubscribedText(toggle: NotificationToggle, exhibit: { name: string; s
 }
 
 /**
- * Queues the mails telling the exhibit's users it is being deleted (by `userId`), before its rows
+ * Queues the mails telling the exhibit's users it is being deleted (`by`: an email or an API key's label), before its rows
  * go. A failure is logged and does not stop the deletion: the mail is not worth keeping an exhibit.
  */
-export async function notifyExhibitDeleted(deps: AppDeps, deletion: { exhibitId: string; userId: string }): Promise<void> {
+export async function notifyExhibitDeleted(deps: AppDeps, deletion: { exhibitId: string; by: string }): Promise<void> {
   try {
-    const by = (await findUserAccess(deps.db, deletion.userId))?.email ?? 'a user';
-    await enqueueExhibitDeleted(deps, { exhibitId: deletion.exhibitId, by });
+    await enqueueExhibitDeleted(deps, deletion);
   } catch (error) {
     deps.logger.error({ err: error, exhibitId: deletion.exhibitId }, 'queueing the deletion mails of an exhibit failed');
   }

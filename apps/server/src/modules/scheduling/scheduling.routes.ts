@@ -15,6 +15,7 @@ import {
   OkSchema,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { actorOf } from '../auth/actor.js';
 import { AppError } from '../../lib/app-error.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
 import { authorizeExhibitItems } from '../access/item-access.js';
@@ -40,7 +41,7 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(`${base}/:id`, { schema: { tags, params: IdParams, body: CreateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'editSchedules' });
-      return createSchedule(deps, { exhibitId: request.params.id, input: request.body, by: request.user.email, access });
+      return createSchedule(deps, { exhibitId: request.params.id, input: request.body, by: actorOf(request).label, access });
     });
 
     app.put(`${base}/:id`, { schema: { tags, params: IdParams, body: UpdateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
@@ -48,7 +49,7 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.body.exhibitId, right: 'editSchedules' });
       const row = await requireScheduledEvent(deps, request.params.id);
       if (row.exhibitId !== request.body.exhibitId) throw new AppError('NotFound', 'The scheduled event does not exist.');
-      return updateSchedule(deps, { row, input: request.body, by: request.user.email, access });
+      return updateSchedule(deps, { row, input: request.body, by: actorOf(request).label, access });
     });
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, querystring: DeleteScheduleQuery, response: { 200: ScheduleDeleteResponse } } }, async (request) => {
@@ -59,7 +60,7 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       if (request.query.recurringId && request.query.recurringId !== row.recurringId) {
         throw new AppError('ValidationError', 'recurringId: the event is not in that series');
       }
-      return deleteSchedule(deps, row, { changeAll: request.query.changeAll, by: request.user.email });
+      return deleteSchedule(deps, row, { changeAll: request.query.changeAll, by: actorOf(request).label });
     });
 
     app.delete(
@@ -74,13 +75,13 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.query.exhibitId, right: 'editSchedules' });
-        const events = await removeFileFromSchedules(deps, { exhibitId: request.query.exhibitId, fileName: request.params.fileName, by: request.user.email });
+        const events = await removeFileFromSchedules(deps, { exhibitId: request.query.exhibitId, fileName: request.params.fileName, by: actorOf(request).label });
         return { ok: true as const, events };
       },
     );
 
     app.post(`${base}/run`, { schema: { tags, response: { 200: ScheduleRunResponse } } }, async (request) => {
-      if (!request.user.isPlatformAdmin) throw new AppError('Forbidden', 'Only platform admins may run the scheduler by hand.');
+      if (!request.sessionUser?.isPlatformAdmin) throw new AppError('Forbidden', 'Only platform admins may run the scheduler by hand.');
       if (!deps.scheduler) throw new AppError('ServiceUnavailable', 'The scheduler is not running on this server.');
       return deps.scheduler.runNow();
     });

@@ -97,6 +97,7 @@ describe('OrganizationPage', () => {
     expect(screen.queryByRole('button', { name: 'Edit organization name' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create Site' })).not.toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: 'Settings' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'API keys' })).not.toBeInTheDocument();
 
     expect(screen.getByRole('link', { name: /Main Hall/ })).toHaveAttribute('href', `/organization/${ORG}/site/${sites[0]!.id}/exhibits`);
     const search = screen.getByPlaceholderText('Search for a site');
@@ -121,6 +122,7 @@ describe('OrganizationPage', () => {
     expect(await screen.findByRole('button', { name: 'Create Site' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Edit organization name' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Settings' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'API keys' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Edit organization name' }));
     expect(screen.getByText('Edit organization name', { selector: 'h2' })).toBeInTheDocument();

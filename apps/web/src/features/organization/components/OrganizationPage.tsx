@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Tabs } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
@@ -16,7 +16,10 @@ import { OrganizationSettingsTab } from './OrganizationSettingsTab';
 import { OrganizationSitesTab } from './OrganizationSitesTab';
 import { OrganizationUsersTab } from './OrganizationUsersTab';
 
-const ORG_TABS = ['sites', 'users', 'settings'] as const;
+// Only managers open it: loaded on first use.
+const OrganizationApiKeysTab = lazy(() => import('./OrganizationApiKeysTab').then((m) => ({ default: m.OrganizationApiKeysTab })));
+
+const ORG_TABS = ['sites', 'users', 'settings', 'api-keys'] as const;
 type OrgTab = (typeof ORG_TABS)[number];
 
 function isOrgTab(value: string | undefined): value is OrgTab {
@@ -36,7 +39,7 @@ function organizationLoadTarget(status: number | null): string {
 
 /**
  * The organization screen (/organization/:orgId/:orgTab): tabs Sites, Users and Settings (when the
- * organization has settings), and for admins rename and delete. A load failure goes home.
+ * organization has settings), and for admins API keys, rename and delete. A load failure goes home.
  */
 export function OrganizationPage() {
   const { orgId = '', orgTab } = useParams();
@@ -59,6 +62,7 @@ export function OrganizationPage() {
   if (!org) return <PageState itemType="organization" kind="loading" />;
   const hasSettings = org.organizationsettings.length > 0;
   if (orgTab === 'settings' && !hasSettings) return <Navigate to={paths.home()} replace />;
+  if (orgTab === 'api-keys' && !org.isAdmin) return <Navigate to={paths.forbidden()} replace />;
 
   // A failed rename is logged only (spec section 8): the dialog closes and shows nothing.
   const handleRename = (name: string) =>
@@ -88,6 +92,7 @@ export function OrganizationPage() {
           <Tabs.Tab value="sites">Sites</Tabs.Tab>
           <Tabs.Tab value="users">Users</Tabs.Tab>
           {hasSettings && <Tabs.Tab value="settings">Settings</Tabs.Tab>}
+          {org.isAdmin && <Tabs.Tab value="api-keys">API keys</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="sites" pt="md">
           <OrganizationSitesTab organization={org} />
@@ -98,6 +103,13 @@ export function OrganizationPage() {
         {hasSettings && (
           <Tabs.Panel value="settings" pt="md">
             <OrganizationSettingsTab organization={org} onDirtyChange={setSettingsDirty} />
+          </Tabs.Panel>
+        )}
+        {org.isAdmin && (
+          <Tabs.Panel value="api-keys" pt="md">
+            <Suspense fallback={<PageState kind="loading" label="Loading API keys" />}>
+              <OrganizationApiKeysTab organization={org} />
+            </Suspense>
           </Tabs.Panel>
         )}
       </Tabs>

@@ -81,6 +81,10 @@ describe('managing keys', () => {
     expect(foreign.status).toBe(400);
     const past = await manager.post(`/org-management/organization/${world.org.id}/api-keys`, { name: 'x', role: 'viewer', expiresAt: '2020-01-01T00:00:00Z' });
     expect(past.status).toBe(400);
+    const admin = await a.signUp({ isPlatformAdmin: true });
+    const byAdmin = await admin.client.post(`/org-management/organization/${world.org.id}/api-keys`, { name: 'By admin', role: 'viewer' });
+    expect(byAdmin.status).toBe(200);
+    expect((await admin.client.get(`/org-management/organization/${world.org.id}/api-keys`)).body.keys.map((k: { name: string }) => k.name)).toContain('By admin');
   });
 });
 

@@ -1,23 +1,34 @@
 import { MultiSelect, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { ROLE_OPTIONS, type CreateApiKeyInput, type LowerRole, type SiteSummary } from '@plinth/shared';
 import { FormDialog, type DialogProps } from '../../../components/dialogs/FormDialog';
+import { parsePickerValue } from '../../../lib/date-range';
+import { DATE_FORMATS } from '../../../lib/format-date';
 import type { MutationState } from '../../../lib/mutation-state';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The expiry choices: never, or a number of days from now. */
+/** The expiry choices: never, a number of days from now, or a date picked. */
 const EXPIRY_OPTIONS = [
   { value: 'never', label: 'Never' },
   { value: '7', label: 'In 7 days' },
   { value: '30', label: 'In 30 days' },
   { value: '90', label: 'In 90 days' },
   { value: '365', label: 'In 1 year' },
+  { value: 'date', label: 'On a date…' },
 ];
 
-type ApiKeyValues = { name: string; role: LowerRole; scope: 'organization' | 'sites'; siteIds: string[]; expiry: string };
+type ApiKeyValues = { name: string; role: LowerRole; scope: 'organization' | 'sites'; siteIds: string[]; expiry: string; expiresOn: Date | null };
 
-const INITIAL: ApiKeyValues = { name: '', role: 'viewer', scope: 'organization', siteIds: [], expiry: 'never' };
+const INITIAL: ApiKeyValues = { name: '', role: 'viewer', scope: 'organization', siteIds: [], expiry: 'never', expiresOn: null };
+
+/** When the key the form describes expires (null: never). */
+function expiryOf(values: ApiKeyValues, now: number): Date | null {
+  if (values.expiry === 'never') return null;
+  if (values.expiry === 'date') return values.expiresOn;
+  return new Date(now + Number(values.expiry) * DAY_MS);
+}
 
 /** The body the form's values send. */
 function toInput(values: ApiKeyValues, now: number): CreateApiKeyInput {
@@ -25,7 +36,7 @@ function toInput(values: ApiKeyValues, now: number): CreateApiKeyInput {
     name: values.name.trim(),
     role: values.role,
     siteIds: values.scope === 'sites' ? values.siteIds : null,
-    expiresAt: values.expiry === 'never' ? null : new Date(now + Number(values.expiry) * DAY_MS).toISOString(),
+    expiresAt: expiryOf(values, now)?.toISOString() ?? null,
   };
 }
 
@@ -39,12 +50,15 @@ export type CreateApiKeyDialogProps = DialogProps & {
 
 /**
  * Create API key: a name, a role (as for people), the whole organization or chosen sites, and
- * when it expires. Create is disabled until the name is given (and a site chosen when limited to sites).
+ * when it expires (never, in some days, or on a date picked). Create is disabled until the name is
+ * given, a site chosen when limited to sites, and a future date picked when expiring on a date.
  */
 export function CreateApiKeyDialog({ opened, onClose, sites, onSubmit, mutation }: CreateApiKeyDialogProps) {
   const form = useForm<ApiKeyValues>({ initialValues: INITIAL });
   const { values } = form;
-  const isIncomplete = values.name.trim() === '' || (values.scope === 'sites' && values.siteIds.length === 0);
+  const noSite = values.scope === 'sites' && values.siteIds.length === 0;
+  const noDate = values.expiry === 'date' && !(values.expiresOn && values.expiresOn.getTime() > Date.now());
+  const isIncomplete = values.name.trim() === '' || noSite || noDate;
 
   return (
     <FormDialog
@@ -89,6 +103,17 @@ export function CreateApiKeyDialog({ opened, onClose, sites, onSubmit, mutation 
         />
       )}
       <Select label="Expires" data={EXPIRY_OPTIONS} value={values.expiry} onChange={(value) => value && form.setFieldValue('expiry', value)} allowDeselect={false} />
+      {values.expiry === 'date' && (
+        <DateTimePicker
+          label="Expires on"
+          value={values.expiresOn}
+          minDate={new Date()}
+          valueFormat={DATE_FORMATS.picker}
+          onChange={(next) => form.setFieldValue('expiresOn', parsePickerValue(next))}
+          submitButtonProps={{ 'aria-label': 'Apply expiry' }}
+          required
+        />
+      )}
     </FormDialog>
   );
 }

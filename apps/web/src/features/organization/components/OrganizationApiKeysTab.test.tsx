@@ -110,6 +110,29 @@ describe('OrganizationApiKeysTab', () => {
     expect(row).not.toHaveTextContent('plk_');
   });
 
+  it('sets an expiry in some days, and needs a date when expiring on a date', async () => {
+    const bodies = serve({ keys: [], listStatus: 200 });
+    renderTab();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create API key' }));
+    const dialog = await screen.findByRole('dialog');
+    const create = within(dialog).getByRole('button', { name: 'Create' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Season pass');
+    await userEvent.click(within(dialog).getByRole('textbox', { name: 'Expires' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'On a date…' }));
+    expect(within(dialog).getByText('Expires on')).toBeInTheDocument();
+    expect(create).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole('textbox', { name: 'Expires' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'In 30 days' }));
+    await waitFor(() => expect(create).toBeEnabled());
+    const before = Date.now();
+    await userEvent.click(create);
+    await screen.findByTestId('new-api-key');
+    const sent = bodies[0] as { expiresAt: string };
+    const days = (new Date(sent.expiresAt).getTime() - before) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThan(30.1);
+  });
+
   it('revokes a key after a confirmation, and marks it revoked', async () => {
     serve({ keys: [key({ lastUsedAt: '2026-03-14T17:00:00Z' })], listStatus: 200 });
     renderTab();

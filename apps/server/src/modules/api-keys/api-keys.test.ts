@@ -161,6 +161,9 @@ describe('calling with a key', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body.message).toBe('The API key is not valid.');
     expect((await withKey('not-a-key', 'GET', '/exhibit-management/exhibit')).status).toBe(401);
+    expect((await withKey(`plk_${'a'.repeat(16)}_${'x'.repeat(8000)}`, 'GET', '/exhibit-management/exhibit')).status).toBe(401);
+    // A bad key is refused even on a public route: a caller is never silently signed out.
+    expect((await withKey('not-a-key', 'GET', '/auth/login-methods')).status).toBe(401);
   });
 
   it('records when it was last used, at most once a minute', async () => {

@@ -45,4 +45,6 @@ test('a site with 2,000 boards lists them all, draws only what is on screen, and
   await cards.getByRole('link', { name: 'Board 1234' }).click();
   await expect(page.getByRole('heading', { name: 'Board 1234', level: 2 })).toBeVisible();
   await expect(page).toHaveURL(/\/hardware\/[0-9a-f-]+\/overview$/);
+  // The left menu (2,000 entries, windowed) opens scrolled to the board, which it marks.
+  await expect(page.locator('nav [aria-current="page"]').filter({ hasText: 'Board 1234' })).toBeInViewport();
 });

@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Group, NavLink, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowLeft, IconBug, IconHome, IconPlugConnected, IconPlugConnectedX, IconWifi, IconWifiOff } from '@tabler/icons-react';
-import { memo, useCallback, useRef } from 'react';
+import { memo, useCallback, useEffectEvent, useLayoutEffect, useRef, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { useVisibleRows } from './useVisibleRows';
 
@@ -79,6 +79,9 @@ function NavEntryView({ item, activeId, tag, indent }: NavEntryProps) {
 
 /** Up to this many entries are all drawn; a longer list (a site's 10,000 boards) draws the ones near the scrolled view (issue 17). */
 export const LEFT_NAV_WINDOW_FROM = 200;
+/** The menu's list scrolls on its own within the height its column gives it (SideNavLayout). */
+const SCROLL_STYLES = { root: { display: 'flex', flexDirection: 'column' }, viewport: { flex: 1, minHeight: 0 } } as const;
+
 /** An entry's height (px) until one is measured. */
 const ESTIMATED_ENTRY_PX = 36;
 
@@ -113,8 +116,10 @@ function LeftNavView({ title, onBack, backLabel = 'Back', groups = [], items = [
   });
   const first = isWindowed ? range.first : 0;
   const last = isWindowed ? range.last : items.length - 1;
+  const activeIndex = activeId === undefined ? -1 : items.findIndex((item) => item.id === activeId);
+  useScrollToActive({ viewportRef, containerRef, activeIndex, activeId, rowPx });
   return (
-    <Stack gap="xs" component="nav" aria-label={title} h="100%">
+    <Stack gap="xs" component="nav" aria-label={title} h="100%" style={{ flex: 1, minHeight: 0 }}>
       <Group gap="xs">
         <Tooltip label={backLabel}>
           <ActionIcon variant="subtle" onClick={onBack} aria-label={backLabel}>
@@ -130,7 +135,7 @@ function LeftNavView({ title, onBack, backLabel = 'Back', groups = [], items = [
       <Title order={4} px="xs">
         {title}
       </Title>
-      <ScrollArea style={{ flex: 1 }} viewportRef={viewportRef}>
+      <ScrollArea style={{ flex: 1, minHeight: 0 }} styles={SCROLL_STYLES} viewportRef={viewportRef}>
         <Stack gap={0}>
           {groups.map((group) => (
             <div key={group.leader.id} role="group" aria-label={`${group.leader.label} group`}>
@@ -153,6 +158,35 @@ function LeftNavView({ title, onBack, backLabel = 'Back', groups = [], items = [
       </ScrollArea>
     </Stack>
   );
+}
+
+/**
+ * Brings the active entry into the menu's view when the page opens or the active entry changes
+ * (a board far down a 10,000-board list, opened from search, is not drawn until its row is on
+ * screen). It moves only when the entry is out of view, and never follows later scrolls.
+ */
+function useScrollToActive(input: {
+  viewportRef: RefObject<HTMLDivElement | null>;
+  containerRef: RefObject<HTMLDivElement | null>;
+  activeIndex: number;
+  activeId?: string;
+  rowPx: number;
+}): void {
+  const { viewportRef, containerRef, activeIndex, activeId, rowPx } = input;
+  const found = activeIndex >= 0;
+  const bringIntoView = useEffectEvent(() => {
+    const viewport = viewportRef.current;
+    const container = containerRef.current;
+    if (!viewport || !container) return;
+    const containerTop = container.getBoundingClientRect().top - viewport.getBoundingClientRect().top + viewport.scrollTop;
+    const entryTop = containerTop + activeIndex * rowPx;
+    if (entryTop >= viewport.scrollTop && entryTop + rowPx <= viewport.scrollTop + viewport.clientHeight) return;
+    viewport.scrollTop = Math.max(0, entryTop - (viewport.clientHeight - rowPx) / 2);
+  });
+  // Only when the entry (or whether it is listed) changes: its index moving with live updates must not pull the menu back.
+  useLayoutEffect(() => {
+    if (found) bringIntoView();
+  }, [activeId, found]);
 }
 
 /** Memoized: a screen re-rendering at every live value does not redraw a navigation that did not change. */

@@ -16,6 +16,20 @@ export type SideNavLayoutProps = {
 };
 
 /**
+ * On wide screens the navigation stays in view while the page scrolls and scrolls on its own: a
+ * site's thousands of boards neither stretch the page nor scroll the open board's page away when
+ * the menu brings the open board into view.
+ */
+const STICKY_NAV = {
+  flexShrink: 0,
+  position: 'sticky',
+  top: 'calc(var(--app-shell-header-height, 0px) + var(--mantine-spacing-md))',
+  maxHeight: 'calc(100dvh - var(--app-shell-header-height, 0px) - 2 * var(--mantine-spacing-md))',
+  display: 'flex',
+  flexDirection: 'column',
+} as const;
+
+/**
  * The site, exhibit and hardware screens: navigation on the left, the page beside it. On a narrow
  * screen a long list above the page would push the page below the fold, so the page comes first
  * and the navigation opens in a drawer from a button (closing again once an entry is chosen).
@@ -30,7 +44,7 @@ export function SideNavLayout({ nav, navLabel, navWidth, children }: SideNavLayo
   if (!narrow) {
     return (
       <Flex gap="md" direction="row" align="flex-start">
-        <Paper withBorder p="sm" w={navWidth} style={{ flexShrink: 0 }}>
+        <Paper withBorder p="sm" w={navWidth} style={STICKY_NAV}>
           {nav}
         </Paper>
         <Stack gap="md" style={{ flex: 1, minWidth: 0 }} w="100%">

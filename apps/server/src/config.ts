@@ -161,6 +161,10 @@ const ConfigSchema = z.object({
   METRICS_TOKEN: z.string().min(16, { message: 'must be at least 16 characters (e.g. from `openssl rand -hex 24`)' }).optional(),
   /** On SIGTERM, how long /readyz answers 503 (`stopping`) while requests are still served, before the node closes (ms). */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  /** Gumband compatibility (docs/gumband-compatibility.md): serves the Gumband exhibit SDK on its own ports. Off by default. */
+  GUMBAND_COMPAT: Bool.default(false),
+  /** The first of the Gumband ports (auth; ws +2, reporting +3, hardware +4, exhibit +6, logging +7, content +8, notifications +10). */
+  GUMBAND_COMPAT_BASE_PORT: z.coerce.number().int().min(1).max(65525, { message: 'must leave room for the ten ports above it' }).default(3000),
   WEB_DIST: z.string().optional(),
   ANALYTICS_URL: OptionalUrl,
   /** Let the server fetch private (LAN) addresses a user configures, e.g. a content manager on the venue network. */

@@ -32,6 +32,7 @@ import { startScheduler } from './modules/scheduling/schedule-executor.js';
 import { startBackupSchedule } from './modules/backup/backup-schedule.js';
 import { startNodeLiveness, type NodeLiveness } from './modules/nodes/node-liveness.js';
 import { startControlSocket } from './modules/backup/control-socket.js';
+import { startGumbandCompat } from './compat/gumband/gumband-compat.js';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -139,6 +140,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     deps.notifications = startNotifications(deps);
     stoppers.push(...(await startBackups(deps)));
     app = await attachApp(deps, listener);
+    if (config.GUMBAND_COMPAT) stoppers.unshift(await startGumbandCompatPorts(deps));
     metricsListener = await startMetricsPort(deps);
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     // With PORT=0 (tests) the links in mail must carry the port actually taken.
@@ -193,6 +195,12 @@ function checkReadiness(deps: AppDeps): void {
   readiness.check('database', () => pingDatabase(database.db));
   readiness.check('broker', () => hardwareGateway.isBrokerReady());
   if (deps.config.REDIS_URL) readiness.check('redis', () => hub.isLive());
+}
+
+/** GUMBAND_COMPAT: the Gumband SDK's ports; closed first on stop, before the gateway. */
+async function startGumbandCompatPorts(deps: AppDeps): Promise<{ stop: () => Promise<void> }> {
+  const compat = await startGumbandCompat(deps);
+  return { stop: compat.close };
 }
 
 /** The metrics port, when METRICS_PORT is set. */

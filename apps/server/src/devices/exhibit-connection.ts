@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import { EXHIBIT_CLOSE, type GatewayMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import type { StatusCache } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
-import type { OfflineReason } from './ports.js';
+import type { ExhibitCodec, OfflineReason } from './ports.js';
 
 /** How the server closes an exhibit's socket: the code the SDK reads, the reason kept in history, the text. */
 export type ExhibitClose = { code: number; reason: OfflineReason; text: string };
@@ -47,6 +47,8 @@ export class ExhibitConnection {
     readonly socket: WebSocket,
     readonly remoteAddress: string,
     now: number,
+    /** The translation of a socket speaking another protocol (compat/); null for an SDK socket. */
+    readonly codec: ExhibitCodec | null = null,
   ) {
     this.lastSeen = now;
   }
@@ -58,7 +60,11 @@ export class ExhibitConnection {
   /** Writes a message if the socket is open; answers whether it was written. */
   write(message: GatewayMessage): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
-    this.socket.send(JSON.stringify(message));
+    if (!this.codec) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    for (const frame of this.codec.encode(message)) this.socket.send(frame);
     return true;
   }
 

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { EXHIBIT_AUTH_TIMEOUT_MS, EXHIBIT_HEARTBEAT_MS } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
@@ -7,7 +6,7 @@ import { countOfflineExhibits } from '../modules/exhibit-runtime/exhibit-presenc
 import { EXHIBIT_CLOSES, ExhibitConnection } from './exhibit-connection.js';
 import { ExhibitConnections } from './exhibit-connections.js';
 import { handleExhibitMessage } from './exhibit-messages.js';
-import type { ExhibitGateway } from './ports.js';
+import type { ExhibitCodec, ExhibitGateway } from './ports.js';
 
 /**
  * The exhibit gateway (ports.ts): SDK sockets on this node, each an ExhibitConnection whose
@@ -29,7 +28,14 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
         socket.close(1001, 'shutting down');
         return;
       }
-      attach(connections, socket, request);
+      attach(connections, socket, { remoteAddress: request.ip, codec: null });
+    },
+    acceptTranslated(socket, remoteAddress, codec) {
+      if (connections.closing) {
+        socket.close(1001, 'shutting down');
+        return;
+      }
+      attach(connections, socket, { remoteAddress, codec });
     },
     send(exhibitId, message) {
       const connection = connections.current.get(exhibitId);
@@ -56,10 +62,14 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
   };
 }
 
-/** Takes over a new socket: it must authenticate in time; its messages are handled one after another. */
-function attach(connections: ExhibitConnections, socket: WebSocket, request: FastifyRequest): void {
+/**
+ * Takes over a new socket: it must authenticate in time; its messages are handled one after
+ * another. A translated socket's frames become SDK messages first (`codec`).
+ */
+function attach(connections: ExhibitConnections, socket: WebSocket, from: { remoteAddress: string; codec: ExhibitCodec | null }): void {
   const { deps } = connections;
-  const connection = new ExhibitConnection(socket, request.ip, connections.now());
+  const { codec } = from;
+  const connection = new ExhibitConnection(socket, from.remoteAddress, connections.now(), codec);
   connections.all.add(connection);
   connection.authTimer = setTimeout(() => {
     if (!connection.exhibitId) connection.drop(EXHIBIT_CLOSES.noAuthMessage);
@@ -71,12 +81,17 @@ function attach(connections: ExhibitConnections, socket: WebSocket, request: Fas
   socket.on('message', (raw) => {
     heard();
     const text = raw.toString();
-    connection.queue = connections.track(
-      connection.queue.then(() => handleExhibitMessage(connections, connection, text)).catch((error: unknown) => {
-        deps.logger.warn({ failure: describeFailure(error), exhibitId: connection.exhibitId }, 'exhibit message failed');
-        connection.write({ type: 'error', message: 'The message could not be handled.' });
-      }),
-    );
+    const decoded = codec ? codec.decode(text) : null;
+    for (const reply of decoded?.replies ?? []) socket.send(reply);
+    const texts = decoded ? decoded.messages.map((message) => JSON.stringify(message)) : [text];
+    for (const one of texts) {
+      connection.queue = connections.track(
+        connection.queue.then(() => handleExhibitMessage(connections, connection, one)).catch((error: unknown) => {
+          deps.logger.warn({ failure: describeFailure(error), exhibitId: connection.exhibitId }, 'exhibit message failed');
+          connection.write({ type: 'error', message: 'The message could not be handled.' });
+        }),
+      );
+    }
   });
   socket.on('pong', heard);
   socket.on('ping', heard);
@@ -89,6 +104,7 @@ export function createDetachedExhibitGateway(): ExhibitGateway {
   return {
     isExhibitSocket: () => false,
     accept: (socket) => socket.close(1013, 'not accepting exhibit connections'),
+    acceptTranslated: (socket) => socket.close(1013, 'not accepting exhibit connections'),
     send: () => undefined,
     disconnectToken: () => undefined,
     sweep: () => undefined,

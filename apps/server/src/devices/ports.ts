@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { CommandMessage, CommandResult, GatewayMessage } from '@plinth/shared';
+import type { CommandMessage, CommandResult, GatewayMessage, SdkMessage } from '@plinth/shared';
 
 /**
  * The device gateways as the rest of the server sees them. Services reach exhibits and boards
@@ -24,6 +24,13 @@ export type ExhibitGateway = {
   /** Takes over an SDK socket: auth message, then manifest, statuses, acks, logs. */
   accept: (socket: WebSocket, request: FastifyRequest) => void;
   /**
+   * Takes over a socket that speaks another exhibit protocol (compat/): `codec` translates its
+   * frames into SDK messages and the gateway's messages into its frames. Everything else
+   * (authentication, online state and history, delivery from any node, heartbeat) is the same
+   * as for an SDK socket.
+   */
+  acceptTranslated: (socket: WebSocket, remoteAddress: string, codec: ExhibitCodec) => void;
+  /**
    * Sends to the exhibit wherever its connection is: written directly when this node holds it,
    * else handed to the node that does; dropped when no node does (callers check
    * `exhibits.online` first when the sender must know).
@@ -46,6 +53,18 @@ export type ExhibitGateway = {
   goodbye: () => void;
   /** Ends every connection left (the exhibits go offline) and waits for the work still running. */
   close: () => Promise<void>;
+};
+
+/**
+ * A translation between a foreign exhibit protocol and the SDK protocol, one per socket. The
+ * gateway never learns the foreign protocol: it hands each incoming frame to `decode` and each
+ * message it would write to `encode`.
+ */
+export type ExhibitCodec = {
+  /** An incoming frame: the SDK messages it stands for, and frames to answer at once. */
+  decode: (raw: string) => { messages: SdkMessage[]; replies: string[] };
+  /** A message for the exhibit: the frames to write (none drops it). */
+  encode: (message: GatewayMessage) => string[];
 };
 
 /** A command without its correlation id, which the gateway adds. */

@@ -58,6 +58,12 @@ async function sendFilesChanged(deps: AppDeps, owner: { ownerId: string; organiz
   for (const exhibitId of exhibitIds) deps.exhibitGateway.send(exhibitId, message);
 }
 
+/** The files an exhibit should hold (its leader's, for a follower; organizational ones too), as its SDK gets them. */
+export async function exhibitFileList(deps: AppDeps, exhibitId: string): Promise<ContentFiles> {
+  const owner = await findOwner(deps, { exhibitId });
+  return currentFiles(deps, owner);
+}
+
 /** A change of the owner's files: consoles of the owner and of each follower get the events, those exhibits the new list. */
 export async function announceFilesChanged(deps: AppDeps, owner: FileOwner, change: { uploaded?: string[]; deleted?: string[] }): Promise<void> {
   const followers = await listFileFollowers(deps.db, owner.ownerId);

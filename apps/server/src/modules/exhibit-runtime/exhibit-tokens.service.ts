@@ -45,12 +45,18 @@ export async function deleteExhibitToken(deps: AppDeps, token: { id: string; nam
 /**
  * Trades an exhibit id and token for a short-lived credential that opens the socket. The
  * credential is signed with the token's stored hash, so it needs no state of its own and dies
- * with the token (any server node can check it).
+ * with the token (any server node can check it). `ttlMs`: how long it lasts (the SDK's five
+ * minutes unless a caller such as the Gumband compatibility's cookie needs longer).
  */
-export async function authenticateExhibit(deps: AppDeps, exhibitId: string, token: string): Promise<ExhibitCredential> {
+export async function authenticateExhibit(
+  deps: AppDeps,
+  exhibitId: string,
+  token: string,
+  ttlMs: number = EXHIBIT_CREDENTIAL_TTL_MS,
+): Promise<ExhibitCredential> {
   const row = await findTokenByHash(deps.db, exhibitId, hashSecret(token));
   if (!row) throw new AppError('Unauthorized', 'The exhibit id or token is not valid.');
-  const expires = deps.clock.now().getTime() + EXHIBIT_CREDENTIAL_TTL_MS;
+  const expires = deps.clock.now().getTime() + ttlMs;
   const credential = `v1.${row.id}.${expires}.${sign(row.tokenHash, claimOf(exhibitId, row.id, expires))}`;
   return { exhibitId, credential, expiresAt: new Date(expires).toISOString() };
 }

@@ -142,6 +142,12 @@ async function assertLeader(deps: AppDeps, grants: Grants, { record, leaderId }:
   }
 }
 
+/** The exhibit (un)locked its own manifest (its SDK asked, with its credential): stored and announced. */
+export async function setManifestLockByExhibit(deps: AppDeps, exhibitId: string, manifestLocked: boolean): Promise<void> {
+  await updateExhibitRow(deps.db, exhibitId, { manifestLocked });
+  deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
+}
+
 /** Renames, re-addresses, re-leads or (un)locks an exhibit; each field needs its own right. */
 export async function updateExhibit(deps: AppDeps, grants: Grants, change: ExhibitUpdate & { id: string }): Promise<Exhibit> {
   const { id, ...update } = change;

@@ -1,0 +1,153 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerMessage } from '@plinth/shared';
+import { exhibitConnections, logEntries, reportEvents } from '../../db/schema.js';
+import { createExhibit, createOrganization, createSite } from '../../test/factories.js';
+import type { TestClient } from '../../test/test-client.js';
+import { startTestServer, type TestServer } from '../../test/test-server.js';
+import { freeGumbandBasePort, GUMBAND_EXAMPLE, startGumbandExhibit, type GumbandProcess } from './test-fixtures/gumband-process.js';
+
+/**
+ * The published `@deeplocal/gumband-node-sdk` (examples/gumband-exhibit, unchanged but for its
+ * endpoint options) in its own process against a real Plinth in compatibility mode.
+ */
+
+let server: TestServer;
+let admin: TestClient;
+let siteId: string;
+let basePort: number;
+const running: GumbandProcess[] = [];
+const wait = { timeout: 20_000, interval: 50 };
+
+beforeAll(async () => {
+  basePort = await freeGumbandBasePort();
+  server = await startTestServer({ GUMBAND_COMPAT: '1', GUMBAND_COMPAT_BASE_PORT: String(basePort) });
+  admin = (await server.signUp({ isPlatformAdmin: true })).client;
+  const org = await createOrganization(server.deps.db);
+  siteId = (await createSite(server.deps.db, org.id)).id;
+});
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.stop()));
+  await server?.stop();
+});
+
+async function newExhibitRecord(): Promise<{ id: string; token: string }> {
+  const exhibit = await createExhibit(server.deps.db, siteId);
+  const res = await admin.post('/auth/exhibit', { name: 'gumband', exhibitId: exhibit.id });
+  expect(res.status).toBe(200);
+  return { id: exhibit.id, token: res.body.token };
+}
+
+function run(options: { exhibitId: string; token: string; manifest?: string }): GumbandProcess {
+  const exhibit = startGumbandExhibit({ ...options, basePort });
+  running.push(exhibit);
+  return exhibit;
+}
+
+async function consoleSocket(exhibitId: string) {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { cookie: admin.cookieHeader } });
+  const messages: ServerMessage[] = [];
+  socket.on('message', (raw) => messages.push(JSON.parse(raw.toString()) as ServerMessage));
+  await once(socket, 'open');
+  socket.send(JSON.stringify({ type: 'subscribe', exhibitIds: [exhibitId] }));
+  await vi.waitFor(() => expect(messages.some((m) => m.type === 'subscribed')).toBe(true));
+  return { socket, messages };
+}
+
+const linesOf = (exhibit: GumbandProcess, event: string) => exhibit.lines.filter((l) => l.event === event).map((l) => l.payload);
+
+describe('the published Gumband SDK against Plinth in compatibility mode', () => {
+  it('refuses a wrong token: the SDK emits its authentication error', async () => {
+    const record = await newExhibitRecord();
+    const exhibit = run({ exhibitId: record.id, token: 'not-the-token' });
+    await vi.waitFor(() => expect(linesOf(exhibit, 'error').join(' ')).toMatch(/Authentication error.*403/), wait);
+    expect(linesOf(exhibit, 'ready')).toEqual([]);
+    await exhibit.stop();
+  });
+
+  it('authenticates, sends its manifest, goes online, takes controls, settings and op modes, reports statuses, logs and events', async () => {
+    const record = await newExhibitRecord();
+    const live = await consoleSocket(record.id);
+    const exhibit = run({ exhibitId: record.id, token: record.token });
+
+    await vi.waitFor(() => expect(linesOf(exhibit, 'ready')).toHaveLength(1), wait);
+    const ready = linesOf(exhibit, 'ready')[0];
+    expect(ready.settings).toEqual(expect.arrayContaining(['kiosk_name', 'idle_timeout_secs', 'prod_api', 'audio/muted', 'audio/accent']));
+    expect(ready.muted).toBe(false);
+    expect(ready.opMode).toBe(false);
+    await vi.waitFor(() => expect(linesOf(exhibit, 'online')).toHaveLength(1), wait);
+
+    // Online in the console's socket, with a connection history row, as for a Plinth SDK exhibit.
+    expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.presenceChanged', exhibitId: record.id, online: true }));
+    const history = await server.deps.db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, record.id));
+    expect(history.some((row) => row.online)).toBe(true);
+
+    // The manifest arrived converted: a control group, a setting group and a setting list.
+    const manifest = (await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body;
+    expect(manifest.online).toBe(true);
+    expect(manifest.manifest.controls.find((c: any) => c.manifestId === 'volume').items.map((i: any) => i.id)).toEqual(['up', 'down']);
+    expect(manifest.manifest.settingGroups[0]).toMatchObject({ manifestId: 'audio' });
+    expect(manifest.manifest.settingGroups[0].settings.map((s: any) => [s.manifestId, s.type])).toEqual([['muted', 'Toggle'], ['accent', 'TextInput']]);
+    expect(manifest.manifest.settingLists[0]).toMatchObject({ manifestId: 'scenes' });
+    expect(manifest.manifest.settings.find((s: any) => s.manifestId === 'idle_timeout_secs').default).toBe(60);
+
+    // Statuses the exhibit set, seen live by the console.
+    await vi.waitFor(() => {
+      expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'ip_address', value: '10.0.0.7' }));
+      expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'count', value: 3 }));
+    }, wait);
+
+    // A control fired through Plinth's API: a single one and a group's button.
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/control/reload`, {})).status).toBe(200);
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/control/volume?itemId=up`, {})).status).toBe(200);
+    await vi.waitFor(() => expect(linesOf(exhibit, 'control').map((c) => c.id)).toEqual(['reload', 'volume/up']), wait);
+
+    // Settings saved in Plinth: received with Gumband's names and types, then applied.
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/setting/muted`, { value: true })).status).toBe(200);
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/setting/kiosk_name`, { value: 'Lobby' })).status).toBe(200);
+    await vi.waitFor(() => {
+      expect(linesOf(exhibit, 'setting')).toContainEqual(expect.objectContaining({ id: 'audio/muted', value: true }));
+      expect(linesOf(exhibit, 'setting')).toContainEqual(expect.objectContaining({ id: 'kiosk_name', value: 'Lobby' }));
+    }, wait);
+    await vi.waitFor(() => {
+      expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.settingChanged', settingId: 'muted', applied: true }));
+    }, wait);
+
+    // The op mode switched in Plinth.
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/opMode`, { opMode: 'On' })).status).toBe(200);
+    await vi.waitFor(() => expect(linesOf(exhibit, 'opMode')).toEqual([{ value: true }]), wait);
+
+    // Its log line and its report event, stored for the exhibit.
+    await vi.waitFor(async () => {
+      await server.deps.logs.flush();
+      const logs = await server.deps.db.select().from(logEntries).where(eq(logEntries.deviceId, record.id));
+      expect(logs.map((l) => l.message)).toContain('Hello from a Gumband exhibit');
+      const events = await server.deps.db.select().from(reportEvents).where(eq(reportEvents.deviceId, record.id));
+      expect(events).toContainEqual(expect.objectContaining({ name: 'visit', value: 'kids' }));
+    }, wait);
+
+    // Locked, a changed manifest is refused (406) and the stored one stays.
+    const changed = JSON.parse(fs.readFileSync(path.join(path.dirname(GUMBAND_EXAMPLE), 'manifest.json'), 'utf8'));
+    changed.manifest.settings.push({ id: 'brand_new', type: 'TextInput', display: 'New' });
+    const changedPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gumband-')), 'manifest.json');
+    fs.writeFileSync(changedPath, JSON.stringify(changed));
+    exhibit.send(`lock ${changedPath}`);
+    await vi.waitFor(() => expect(linesOf(exhibit, 'manifestSent')).toHaveLength(1), wait);
+    expect(linesOf(exhibit, 'manifestSent')[0].settings).not.toContain('brand_new');
+    const after = (await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body;
+    expect(after.manifestLocked).toBe(true);
+    expect(after.manifest.settings.map((s: any) => s.manifestId)).not.toContain('brand_new');
+
+    live.socket.close();
+    await exhibit.stop();
+    await vi.waitFor(async () => {
+      const rows = await server.deps.db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, record.id));
+      expect(rows.some((row) => !row.online)).toBe(true);
+    }, wait);
+  });
+});

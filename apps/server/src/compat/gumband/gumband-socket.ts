@@ -1,0 +1,124 @@
+import type { WebSocket } from 'ws';
+import type { GatewayMessage, GatewayMessageOf, SdkMessage } from '@plinth/shared';
+import type { AppDeps } from '../../deps.js';
+import type { ExhibitCodec } from '../../devices/ports.js';
+import { SERVER_ITEM_ACCESS } from '../../modules/access/item-access.js';
+import { acknowledge } from '../../modules/exhibit-runtime/exhibit-ingest.service.js';
+import { getManifest, pushSync } from '../../modules/exhibit-runtime/exhibit-runtime.service.js';
+import { SocketFrame } from './gumband-contract.js';
+import { gumbandNames, gumbandValue } from './gumband.presenter.js';
+
+/** How often the Gumband socket is pinged: the SDK drops a socket not pinged for 11 s (Gumband pings every 10 s). */
+export const GUMBAND_PING_MS = 5_000;
+
+const frame = (action: string, data: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ action, ...extra, data });
+
+/**
+ * The Gumband socket (`{action, data}` frames) translated for the exhibit gateway, one per socket:
+ * HANDSHAKE is answered at once, SUBSCRIBE becomes the SDK's `auth` with the cookie's credential
+ * (the gateway checks it), and what the gateway sends becomes Gumband's pushes. Gumband exhibits
+ * do not acknowledge settings: a setting written to the socket counts as applied.
+ */
+export class GumbandCodec implements ExhibitCodec {
+  private jwt: string | null = null;
+  private exhibitId: string | null = null;
+  /** Plinth setting and list ids → Gumband names (`group/child`), read again after every sync. */
+  private names = new Map<string, string>();
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly socket: WebSocket,
+  ) {}
+
+  decode(raw: string): { messages: SdkMessage[]; replies: string[] } {
+    let parsed: ReturnType<typeof SocketFrame.safeParse>;
+    try {
+      parsed = SocketFrame.safeParse(JSON.parse(raw));
+    } catch {
+      return { messages: [], replies: [] };
+    }
+    if (!parsed.success) return { messages: [], replies: [] };
+    if (parsed.data.action === 'HANDSHAKE') {
+      this.jwt = parsed.data.data.jwt;
+      return { messages: [], replies: [frame('HANDSHAKE_SUCCESSFUL', {})] };
+    }
+    if (!this.jwt || this.exhibitId) return { messages: [], replies: [] };
+    this.exhibitId = parsed.data.data.exhibitId;
+    return { messages: [{ type: 'auth', exhibitId: this.exhibitId, token: this.jwt }], replies: [] };
+  }
+
+  encode(message: GatewayMessage): string[] {
+    switch (message.type) {
+      case 'auth.ok':
+        // Plinth's own SDK sends its manifest now and gets every value back; a Gumband exhibit
+        // posts its manifest over REST (only when it starts), so the values are pushed here.
+        this.later(() => pushSync(this.deps, message.exhibitId));
+        return [frame('EXHIBIT_ONLINE', { exhibitId: message.exhibitId })];
+      case 'control.fired':
+        return [frame('CONTROL_RECEIVED', { controlId: message.controlId, itemId: message.itemId ? `${message.controlId}/${message.itemId}` : message.controlId })];
+      case 'setting.changed':
+        this.acknowledge({ settings: [{ id: message.settingId, version: message.version }], listItems: [] });
+        return [this.settingFrame(message.settingId, message.value)];
+      case 'exhibit.synced':
+        this.later(() => this.deliverPending());
+        return [];
+      case 'settingList.changed':
+        this.acknowledge({ settings: [], listItems: message.items.map((i) => ({ listId: message.listId, listName: i.listName, version: i.version })) });
+        return [frame('SETTING_LIST_RECEIVED', presentListChange(message, this.names.get(message.listId) ?? message.listId))];
+      case 'opMode.changed':
+        return [frame('OP_MODE_RECEIVED', { mode: message.opMode === 'On' })];
+      default:
+        // manifest answers, errors, pongs and file lists have no Gumband push (the SDK reads its files over REST).
+        return [];
+    }
+  }
+
+  private settingFrame(settingId: string, value: unknown): string {
+    const manifestId = this.names.get(settingId) ?? settingId;
+    return frame('SETTING_RECEIVED', { settingId, manifestId, settingValue: gumbandValue(value) }, { realtime: true });
+  }
+
+  /**
+   * After a (re)connect or a manifest: the names are read again, and the values saved while the
+   * exhibit was away (saved versions it has not applied) are delivered as SETTING_RECEIVED.
+   * Version 1 is the manifest's default, which the exhibit reads itself.
+   */
+  private async deliverPending(): Promise<void> {
+    if (!this.exhibitId) return;
+    const response = await getManifest(this.deps, this.exhibitId, SERVER_ITEM_ACCESS);
+    this.names = gumbandNames(response);
+    const settings = collectSettings(response.manifest);
+    const pending = settings.filter((s) => s.appliedVersion < s.version);
+    for (const setting of pending) {
+      if (setting.version > 1 && this.socket.readyState === this.socket.OPEN) this.socket.send(this.settingFrame(setting.manifestId, setting.value));
+    }
+    if (pending.length) await acknowledge(this.deps, this.exhibitId, { settings: pending.map((s) => ({ id: s.manifestId, version: s.version })), listItems: [] });
+  }
+
+  private acknowledge(ack: Parameters<typeof acknowledge>[2]): void {
+    const exhibitId = this.exhibitId;
+    if (exhibitId) this.later(() => acknowledge(this.deps, exhibitId, ack));
+  }
+
+  private later(work: () => Promise<void>): void {
+    this.deps.background.run('Gumband compatibility socket', work);
+  }
+}
+
+type SettingsHolder = { settings: { manifestId: string; value: unknown; version: number; appliedVersion: number }[]; strapiContent: SettingsHolder['settings']; settingGroups: SettingsHolder[] };
+
+function collectSettings(holder: SettingsHolder): SettingsHolder['settings'] {
+  return [...holder.settings, ...holder.strapiContent, ...holder.settingGroups.flatMap(collectSettings)];
+}
+
+function presentListChange(message: GatewayMessageOf<'settingList.changed'>, manifestId: string) {
+  return {
+    id: message.listId,
+    manifestId,
+    settinglistitems: message.items.map((item) => ({
+      listName: item.listName,
+      order: item.order,
+      values: Object.fromEntries(Object.entries(item.values).map(([key, value]) => [key, gumbandValue(value)])),
+    })),
+  };
+}

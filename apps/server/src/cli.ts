@@ -24,12 +24,14 @@ import { setPlatformAdmin, signOutUserByEmail } from './modules/auth/user-admin.
 import { createUser } from './modules/auth/users.service.js';
 import { BACKUP_USAGE, runBackupCli } from './modules/backup/backup-cli.js';
 import { BackupError } from './modules/backup/backup.service.js';
+import { GUMBAND_USAGE, runGumbandCli } from './compat/gumband/convert-manifest-cli.js';
 
 const USAGE = `Usage:
   plinth user create --email <email> --password <password> [--first-name <name>] [--last-name <name>] [--platform-admin]
   plinth user sign-out --email <email>
   plinth user platform-admin --email <email> (--grant | --revoke)
 ${BACKUP_USAGE}
+${GUMBAND_USAGE}
 
 Uses the same DATA_DIR / DATABASE_URL (and .env) as the server. With the embedded database, run it
 while the server is stopped (or point both at DATABASE_URL). With REDIS_URL set, running servers
@@ -89,6 +91,7 @@ const COMMANDS: Record<string, Command> = {
 export async function runCli(argv: string[], out: Output = process.stdout, err: Output = process.stderr): Promise<number> {
   const [area, action, ...rest] = argv;
   if (area === 'backup' || area === 'restore') return runGuarded(() => runBackupCli(area, argv.slice(1), { out, err }), err);
+  if (area === 'gumband') return runGuarded(() => runGumbandCli(argv.slice(1), { out, err }), err);
   const command = area === 'user' && action ? COMMANDS[action] : undefined;
   if (!command) {
     err.write(`${USAGE}\n`);

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import type { ServerMessage } from '@plinth/shared';
 import { exhibitConnections, logEntries, reportEvents } from '../../db/schema.js';
 import { createExhibit, createOrganization, createSite } from '../../test/factories.js';
+import { sha256, upload } from '../../test/files-kit.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { freeGumbandBasePort, GUMBAND_EXAMPLE, startGumbandExhibit, type GumbandProcess } from './test-fixtures/gumband-process.js';
@@ -148,6 +149,78 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
     await vi.waitFor(async () => {
       const rows = await server.deps.db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, record.id));
       expect(rows.some((row) => !row.online)).toBe(true);
+    }, wait);
+  });
+
+  it('delivers a setting saved while the exhibit was away when it comes back', async () => {
+    const record = await newExhibitRecord();
+    const first = run({ exhibitId: record.id, token: record.token });
+    await vi.waitFor(() => expect(linesOf(first, 'ready')).toHaveLength(1), wait);
+    await first.stop();
+    await vi.waitFor(async () => expect((await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body.online).toBe(false), wait);
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/setting/idle_timeout_secs`, { value: 90 })).status).toBe(200);
+
+    const again = run({ exhibitId: record.id, token: record.token });
+    await vi.waitFor(() => expect(linesOf(again, 'setting')).toContainEqual(expect.objectContaining({ id: 'idle_timeout_secs', value: '90' })), wait);
+    await vi.waitFor(async () => {
+      const manifest = (await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body;
+      expect(manifest.manifest.settings.find((s: any) => s.manifestId === 'idle_timeout_secs')).toMatchObject({ value: 90, applied: true });
+    }, wait);
+    await again.stop();
+  });
+});
+
+describe('the Gumband REST calls', () => {
+  const url = (offset: number, rest: string) => `http://127.0.0.1:${basePort + offset}/api/v1${rest}`;
+
+  async function signIn(exhibitId: string, token: string): Promise<{ status: number; cookie: string }> {
+    const res = await fetch(url(0, '/auth/exhibit/authenticate'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId, token }) });
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    return { status: res.status, cookie: setCookie.split(';')[0]! };
+  }
+
+  it('sets a long-lived HttpOnly exhibitToken cookie that authorizes its own exhibit only', async () => {
+    const a = await newExhibitRecord();
+    const b = await newExhibitRecord();
+    expect((await signIn(a.id, b.token)).status).toBe(403);
+    expect((await signIn('6', a.token)).status).toBe(403);
+    const res = await fetch(url(0, '/auth/exhibit/authenticate'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: a.id, token: a.token }) });
+    expect(await res.json()).toEqual({ response: 'success' });
+    expect(res.headers.get('set-cookie')).toMatch(/^exhibitToken=v1\.[^;]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Strict$/);
+    const { cookie } = await signIn(a.id, a.token);
+
+    const own = await fetch(url(6, `/exhibit-management/exhibit/${a.id}`), { headers: { cookie } });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({ response: 'success', exhibit: { id: a.id, opMode: 'Off', manifestLocked: false } });
+    const other = await fetch(url(6, `/exhibit-management/exhibit/${b.id}`), { headers: { cookie } });
+    expect(other.status).toBe(403);
+    expect((await fetch(url(6, `/exhibit-management/exhibit/${a.id}`))).status).toBe(403);
+    const log = await fetch(url(7, '/logging/exhibit'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: b.id, type: 'info', message: 'x' }) });
+    expect(log.status).toBe(403);
+    const bad = await fetch(url(7, '/logging/exhibit'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: a.id, type: 'loud', message: 'x' }) });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ response: 'error', code: 'ValidationError' });
+  });
+
+  it("lists and streams the exhibit's files, answers its hardware and takes its notification", async () => {
+    const record = await newExhibitRecord();
+    expect((await upload(admin, { exhibitId: record.id, siteId }, [{ name: 'intro.mp4', content: 'video bytes' }])).status).toBe(200);
+    const { cookie } = await signIn(record.id, record.token);
+
+    const listed = await (await fetch(url(8, `/content/files/ls?exhibitId=${record.id}`), { headers: { cookie } })).json();
+    expect(listed.files).toEqual([expect.objectContaining({ file: 'intro.mp4', hash: sha256('video bytes'), size: 11 })]);
+    const file = await fetch(url(8, `/content/files?exhibitId=${record.id}&fileName=intro.mp4`), { headers: { cookie } });
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe('video bytes');
+
+    const hardware = await (await fetch(url(4, `/hardware-mgmt/hardware?exhibitId=${record.id}`), { headers: { cookie } })).json();
+    expect(hardware).toEqual({ response: 'success', hardware: [] });
+    const email = await fetch(url(10, '/notifications/email'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: record.id, type: 'notify', message: 'Lamp failing' }) });
+    expect(await email.json()).toEqual({ response: 'success' });
+    await vi.waitFor(async () => {
+      await server.deps.logs.flush();
+      const logs = await server.deps.db.select().from(logEntries).where(eq(logEntries.deviceId, record.id));
+      expect(logs.map((l) => l.message)).toContain('Notification from the exhibit: Lamp failing');
     }, wait);
   });
 });

@@ -54,6 +54,20 @@ module.exports = {
       from: { path: '^apps/server/src/', pathNot: ['\\.repository\\.ts$', '^apps/server/src/db/', '\\.test\\.ts$'] },
       to: { path: '^apps/server/src/db/schema' },
     },
+    {
+      name: 'server-only-start-up-imports-compat',
+      severity: 'error',
+      comment: 'compat/ (Gumband compatibility) translates at the edge: only start-up (server.ts, cli.ts) reaches it; no module, device or lib code knows a foreign protocol.',
+      from: { path: '^apps/server/src/', pathNot: ['^apps/server/src/compat/', '^apps/server/src/(server|cli)\\.ts$', '^apps/server/src/test/', '\\.test\\.ts$'] },
+      to: { path: '^apps/server/src/compat/' },
+    },
+    {
+      name: 'server-compat-reaches-devices-through-ports',
+      severity: 'error',
+      comment: 'compat/ talks to the gateways through devices/ports.ts (as services do), never through a gateway file: the same gateway, not a copy of it.',
+      from: { path: '^apps/server/src/compat/' },
+      to: { path: '^apps/server/src/devices/', pathNot: '^apps/server/src/devices/ports\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

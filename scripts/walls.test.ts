@@ -39,6 +39,13 @@ const TREE: Record<string, string> = {
   // web-feature-imports-no-app
   'apps/web/src/features/exhibit/exhibit.ts': "import { routes } from '../../app/routes.js';\nexport const exhibit = routes;\n",
   'apps/web/src/app/routes.ts': 'export const routes = 1;\n',
+  // server-only-start-up-imports-compat (server.ts may)
+  'apps/server/src/modules/e/e.service.ts': "import { g } from '../../compat/gumband/g.ts';\nexport const e = g;\n",
+  'apps/server/src/server.ts': "import { g } from './compat/gumband/g.ts';\nexport const s = g;\n",
+  // server-compat-reaches-devices-through-ports (ports.ts it may)
+  'apps/server/src/compat/gumband/g.ts': "import { gw } from '../../devices/gateway.js';\nimport type { P } from '../../devices/ports.js';\nexport const g: P = gw;\n",
+  'apps/server/src/devices/gateway.ts': 'export const gw = 1;\n',
+  'apps/server/src/devices/ports.ts': 'export type P = number;\n',
 };
 
 let root: string;
@@ -70,8 +77,10 @@ describe('the import walls', () => {
     expect(config.forbidden.map((r) => r.name).sort()).toEqual([
       'no-circular',
       'packages-never-import-apps',
+      'server-compat-reaches-devices-through-ports',
       'server-lib-imports-no-module-or-device',
       'server-only-repositories-import-the-schema',
+      'server-only-start-up-imports-compat',
       'web-feature-imports-no-app',
       'web-feature-imports-no-other-feature',
       'web-shared-ui-imports-no-feature',
@@ -93,6 +102,11 @@ describe('the import walls', () => {
 
   it('refuses the drizzle schema outside repositories and db/', () => {
     expect(breaches('server-only-repositories-import-the-schema')).toEqual(['apps/server/src/modules/d/d.service.ts → apps/server/src/db/schema.ts']);
+  });
+
+  it('refuses compat/ outside start-up, and compat/ reaching a gateway file instead of its ports', () => {
+    expect(breaches('server-only-start-up-imports-compat')).toEqual(['apps/server/src/modules/e/e.service.ts → apps/server/src/compat/gumband/g.ts']);
+    expect(breaches('server-compat-reaches-devices-through-ports')).toEqual(['apps/server/src/compat/gumband/g.ts → apps/server/src/devices/gateway.ts']);
   });
 
   it("refuses the console's shared UI importing a feature, a feature importing another, and a feature importing app/", () => {

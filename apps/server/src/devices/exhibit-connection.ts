@@ -43,14 +43,17 @@ export class ExhibitConnection {
   unsubscribe: (() => void) | null = null;
   authTimer: NodeJS.Timeout | undefined;
 
+  readonly remoteAddress: string;
+  /** The translation of a socket speaking another protocol (compat/); null for an SDK socket. */
+  readonly codec: ExhibitCodec | null;
+
   constructor(
     readonly socket: WebSocket,
-    readonly remoteAddress: string,
-    now: number,
-    /** The translation of a socket speaking another protocol (compat/); null for an SDK socket. */
-    readonly codec: ExhibitCodec | null = null,
+    from: { remoteAddress: string; now: number; codec?: ExhibitCodec | null },
   ) {
-    this.lastSeen = now;
+    this.remoteAddress = from.remoteAddress;
+    this.lastSeen = from.now;
+    this.codec = from.codec ?? null;
   }
 
   get exhibitId(): string | null {

@@ -69,7 +69,7 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
 function attach(connections: ExhibitConnections, socket: WebSocket, from: { remoteAddress: string; codec: ExhibitCodec | null }): void {
   const { deps } = connections;
   const { codec } = from;
-  const connection = new ExhibitConnection(socket, from.remoteAddress, connections.now(), codec);
+  const connection = new ExhibitConnection(socket, { remoteAddress: from.remoteAddress, now: connections.now(), codec });
   connections.all.add(connection);
   connection.authTimer = setTimeout(() => {
     if (!connection.exhibitId) connection.drop(EXHIBIT_CLOSES.noAuthMessage);

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Id } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
-import { authenticateExhibit, verifyExhibitCredential } from '../../modules/exhibit-runtime/exhibit-tokens.service.js';
+import { issueExhibitCredential, verifyExhibitCredential } from '../../modules/exhibit-runtime/exhibit-tokens.service.js';
 
 /** The cookie the Gumband SDK keeps in its jar and sends with every call (and as the socket's `jwt`). */
 export const GUMBAND_COOKIE = 'exhibitToken';
@@ -16,7 +16,7 @@ export const GUMBAND_COOKIE_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 /** POST /auth/exhibit/authenticate: the exhibit's id and one of its Plinth tokens → the cookie; 403 otherwise. */
 export async function signIn(deps: AppDeps, reply: FastifyReply, body: { exhibitId: string; token: string }): Promise<void> {
   if (!Id.safeParse(body.exhibitId).success) throw new AppError('Forbidden', 'The exhibit id or token is not valid.');
-  const credential = await authenticateExhibit(deps, body.exhibitId, body.token, GUMBAND_COOKIE_TTL_MS).catch((error: unknown) => {
+  const credential = await issueExhibitCredential(deps, { exhibitId: body.exhibitId, token: body.token, ttlMs: GUMBAND_COOKIE_TTL_MS }).catch((error: unknown) => {
     if (error instanceof AppError && error.code === 'Unauthorized') throw new AppError('Forbidden', 'The exhibit id or token is not valid.');
     throw error;
   });

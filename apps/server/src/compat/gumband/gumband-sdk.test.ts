@@ -11,7 +11,7 @@ import { createExhibit, createOrganization, createSite } from '../../test/factor
 import { sha256, upload } from '../../test/files-kit.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
-import { freeGumbandBasePort, GUMBAND_EXAMPLE, startGumbandExhibit, type GumbandProcess } from './test-fixtures/gumband-process.js';
+import { freeGumbandBasePort, GUMBAND_EXAMPLE, startGumbandExhibit, type GumbandProcess } from '../../test/gumband-kit.js';
 
 /**
  * The published `@deeplocal/gumband-node-sdk` (examples/gumband-exhibit, unchanged but for its
@@ -60,7 +60,7 @@ async function consoleSocket(exhibitId: string) {
   return { socket, messages };
 }
 
-const linesOf = (exhibit: GumbandProcess, event: string) => exhibit.lines.filter((l) => l.event === event).map((l) => l.payload);
+const linesOf = (exhibit: GumbandProcess, event: string): any[] => exhibit.lines.filter((l) => l.event === event).map((l) => l.payload);
 
 describe('the published Gumband SDK against Plinth in compatibility mode', () => {
   it('refuses a wrong token: the SDK emits its authentication error', async () => {

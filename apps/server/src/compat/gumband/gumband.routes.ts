@@ -42,13 +42,15 @@ function parse<S extends z.ZodType>(schema: S, input: unknown, part: string): z.
   throw new AppError('ValidationError', `${part}.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
 }
 
+/** The exhibit a call names, once the cookie proved it is that exhibit (403 otherwise). */
+type ExhibitOf = (request: FastifyRequest, id: string) => Promise<string>;
+
 /**
  * The REST calls of the Gumband SDK (docs/gumband-compatibility.md), each answered by one of
  * Plinth's services for the exhibit the `exhibitToken` cookie names.
  */
 export function gumbandRoutes(deps: AppDeps) {
-  /** The exhibit of the path, authorized by the cookie. */
-  const exhibitOf = async (request: FastifyRequest, id: string) => {
+  const exhibitOf: ExhibitOf = async (request, id) => {
     await authorizeGumbandExhibit(deps, request, id);
     return id;
   };
@@ -57,6 +59,15 @@ export function gumbandRoutes(deps: AppDeps) {
       await signIn(deps, reply, parse(AuthenticateBody, request.body, 'body'));
       return SUCCESS;
     });
+    await app.register(exhibitManagementRoutes(deps, exhibitOf));
+    await app.register(exhibitItemRoutes(deps, exhibitOf));
+    await app.register(serviceRoutes(deps, exhibitOf));
+  };
+}
+
+/** exhibit-management: the exhibit, its lock, its manifest. */
+function exhibitManagementRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
+  return async (app: FastifyInstance): Promise<void> => {
 
     app.get('/exhibit-management/exhibit/:id', async (request) => {
       const exhibitId = await exhibitOf(request, parse(ExhibitParams, request.params, 'params').id);
@@ -94,12 +105,18 @@ export function gumbandRoutes(deps: AppDeps) {
       const exhibitId = await exhibitOf(request, parse(ExhibitParams, request.params, 'params').id);
       return { ...SUCCESS, ...presentGumbandManifest(exhibitId, await getManifest(deps, exhibitId, SERVER_ITEM_ACCESS)) };
     });
+  };
+}
+
+/** exhibit-management: statuses, settings and the op mode, by the ids of the SDK's manifest. */
+function exhibitItemRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
+  return async (app: FastifyInstance): Promise<void> => {
 
     app.post('/exhibit-management/exhibit/:id/status/:itemId', async (request) => {
       const params = parse(ItemParams, request.params, 'params');
       const exhibitId = await exhibitOf(request, params.id);
       const { value } = parse(StatusBody, request.body, 'body');
-      await setStatus(exhibitId, params.itemId.split('/').join(GROUP_SEPARATOR), value);
+      await setStatus(deps, exhibitId, { statusId: params.itemId.split('/').join(GROUP_SEPARATOR), value });
       return SUCCESS;
     });
 
@@ -137,6 +154,12 @@ export function gumbandRoutes(deps: AppDeps) {
       await recordOpMode(deps, exhibitId, parse(OpModeBody, request.body, 'body').opMode);
       return SUCCESS;
     });
+  };
+}
+
+/** The other services: logging, reporting, notifications, content, hardware. */
+function serviceRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
+  return async (app: FastifyInstance): Promise<void> => {
 
     app.post('/logging/exhibit', async (request) => {
       const body = parse(LogBody, request.body, 'body');
@@ -184,19 +207,21 @@ export function gumbandRoutes(deps: AppDeps) {
       return { ...SUCCESS, hardware: [] };
     });
   };
+}
 
-  /** A status value: Integer statuses take numbers (the SDK may send "3"), the others text. */
-  async function setStatus(exhibitId: string, statusId: string, value: unknown): Promise<void> {
-    const source = { exhibitId, statuses: new Map<string, { id: string; type: string }>() };
-    const asText = value === undefined || value === null ? null : (gumbandValue(value) ?? null);
-    let problem = await recordStatus(deps, source, { id: statusId, value: asText });
-    if (problem?.includes('needs a number')) {
-      const number = Number(asText);
-      problem = Number.isFinite(number) && asText !== null && asText.trim() !== '' ? await recordStatus(deps, source, { id: statusId, value: number }) : problem;
-    }
-    if (problem?.startsWith('Unknown status')) throw new AppError('NotFound', problem);
-    if (problem) throw new AppError('ValidationError', problem);
+/** A status value: Integer statuses take numbers (the SDK may send "3"), the others text. */
+async function setStatus(deps: AppDeps, exhibitId: string, change: { statusId: string; value: unknown }): Promise<void> {
+  const { statusId, value } = change;
+  const source = { exhibitId, statuses: new Map<string, { id: string; type: string }>() };
+  const sent = typeof value === 'number' ? value : (gumbandValue(value) ?? null);
+  let problem = await recordStatus(deps, source, { id: statusId, value: sent });
+  if (problem?.includes('needs a number') && typeof sent === 'string' && sent.trim() !== '' && Number.isFinite(Number(sent))) {
+    problem = await recordStatus(deps, source, { id: statusId, value: Number(sent) });
+  } else if (problem?.includes('needs text') && typeof sent === 'number') {
+    problem = await recordStatus(deps, source, { id: statusId, value: String(sent) });
   }
+  if (problem?.startsWith('Unknown status')) throw new AppError('NotFound', problem);
+  if (problem) throw new AppError('ValidationError', problem);
 }
 
 /** A value the SDK sent (often text) in the setting's type; anything else is left for the setting's own check. */

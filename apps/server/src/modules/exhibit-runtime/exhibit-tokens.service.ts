@@ -45,15 +45,16 @@ export async function deleteExhibitToken(deps: AppDeps, token: { id: string; nam
 /**
  * Trades an exhibit id and token for a short-lived credential that opens the socket. The
  * credential is signed with the token's stored hash, so it needs no state of its own and dies
- * with the token (any server node can check it). `ttlMs`: how long it lasts (the SDK's five
- * minutes unless a caller such as the Gumband compatibility's cookie needs longer).
+ * with the token (any server node can check it). It lasts five minutes (the SDK trades its token
+ * again to reconnect); issueExhibitCredential lets a caller choose (the Gumband cookie).
  */
-export async function authenticateExhibit(
-  deps: AppDeps,
-  exhibitId: string,
-  token: string,
-  ttlMs: number = EXHIBIT_CREDENTIAL_TTL_MS,
-): Promise<ExhibitCredential> {
+export async function authenticateExhibit(deps: AppDeps, exhibitId: string, token: string): Promise<ExhibitCredential> {
+  return issueExhibitCredential(deps, { exhibitId, token, ttlMs: EXHIBIT_CREDENTIAL_TTL_MS });
+}
+
+/** authenticateExhibit with a lifetime of the caller's choosing (`ttlMs`). */
+export async function issueExhibitCredential(deps: AppDeps, request: { exhibitId: string; token: string; ttlMs: number }): Promise<ExhibitCredential> {
+  const { exhibitId, token, ttlMs } = request;
   const row = await findTokenByHash(deps.db, exhibitId, hashSecret(token));
   if (!row) throw new AppError('Unauthorized', 'The exhibit id or token is not valid.');
   const expires = deps.clock.now().getTime() + ttlMs;

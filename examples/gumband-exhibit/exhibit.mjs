@@ -2,18 +2,23 @@
  * An exhibit written against Gumband's published SDK, unchanged but for its endpoint options:
  * it runs against Plinth started with GUMBAND_COMPAT=1 (docs/gumband-compatibility.md).
  *
- *   GB_EXHIBIT_ID=<Plinth exhibit id> GB_TOKEN=<Plinth exhibit token> GB_HOST=127.0.0.1 node exhibit.cjs
+ *   GB_EXHIBIT_ID=<Plinth exhibit id> GB_TOKEN=<Plinth exhibit token> GB_HOST=127.0.0.1 node exhibit.mjs
+ *
+ * (An ES module importing the CommonJS SDK; `const { Gumband, Sockets } = require(...)` in a .js
+ * file works the same.)
  *
  * It prints one JSON line per thing it sees ({"event": ..., "payload": ...}), and reads commands
  * on stdin: `lock <manifest path>` locks its manifest and sends another one.
  */
-const path = require('node:path');
-const readline = require('node:readline');
-const { Gumband, Sockets } = require('@deeplocal/gumband-node-sdk');
+import path from 'node:path';
+import readline from 'node:readline';
+import gumband from '@deeplocal/gumband-node-sdk';
+
+const { Gumband, Sockets } = gumband;
 
 const print = (event, payload = null) => process.stdout.write(`${JSON.stringify({ event, payload })}\n`);
 
-const gb = new Gumband(process.env.GB_TOKEN, process.env.GB_EXHIBIT_ID, process.env.GB_MANIFEST || path.join(__dirname, 'manifest.json'), {
+const gb = new Gumband(process.env.GB_TOKEN, process.env.GB_EXHIBIT_ID, process.env.GB_MANIFEST || path.join(import.meta.dirname, 'manifest.json'), {
   endpoint: 'custom',
   customServerIP: process.env.GB_HOST || '127.0.0.1',
   version: 'v1',

@@ -8,6 +8,9 @@ const SIMULATOR_CLI = path.join(ROOT, 'packages/hardware-sim/bin/plinth-hw-sim.j
 /** Debian's Python, which has the Python SDK's dependency (scripts/test.mjs installs it). */
 const PYTHON = '/usr/bin/python3';
 const PYTHON_SDK = path.join(ROOT, 'packages/sdk-python');
+const GUMBAND_EXAMPLE = path.join(ROOT, 'examples/gumband-exhibit/exhibit.mjs');
+/** Moves the Gumband SDK's fixed ports (3000, 3002, ...) to this Plinth's free range. */
+const GUMBAND_PORT_SHIFT = path.join(ROOT, 'apps/server/src/test/gumband-ports.mjs');
 
 type Named = { id: string; name: string };
 type Place = { organization: Named; site: Named };
@@ -140,6 +143,11 @@ export type Devices = {
    * with that folder's manifest.json) as its own Python process, connected to this Plinth.
    */
   pythonExample: (exhibit: { id: string; token: string }) => DeviceProcess;
+  /**
+   * Starts the Gumband example exhibit (examples/gumband-exhibit: the published
+   * @deeplocal/gumband-node-sdk) as its own Node process, against this Plinth's compatibility ports.
+   */
+  gumbandExample: (exhibit: { id: string; token: string }) => DeviceProcess;
   /** Starts the board simulator's command line against the server's MQTT broker. */
   board: (
     hardware: { id: string; token: string },
@@ -185,6 +193,14 @@ export const test = base.extend<{ devices: Devices }>({
           { PYTHONPATH: path.join(PYTHON_SDK, 'src'), PLINTH_URL: plinth.baseURL, EXHIBIT_ID: exhibit.id, EXHIBIT_TOKEN: exhibit.token },
           PYTHON,
         ),
+      gumbandExample: (exhibit) =>
+        launch(`The Gumband example exhibit ${exhibit.id}`, ['--import', GUMBAND_PORT_SHIFT, GUMBAND_EXAMPLE], {
+          NODE_ENV: 'production',
+          GB_EXHIBIT_ID: exhibit.id,
+          GB_TOKEN: exhibit.token,
+          GB_HOST: '127.0.0.1',
+          GB_TEST_BASE_PORT: String(plinth.gumbandBasePort),
+        }),
       board: async (hardware, options = {}) => {
         port ??= await mqttPort(await apiAs());
         const args = [SIMULATOR_CLI, '--url', `mqtt://127.0.0.1:${port}`, '--id', hardware.id, '--token', hardware.token];

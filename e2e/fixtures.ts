@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { startFakeStrapi, type FakeStrapi } from '../apps/server/src/test/fake-strapi.js';
 import { freePort } from '../apps/server/src/test/free-port.js';
+import { freeGumbandBasePort } from '../apps/server/src/test/gumband-kit.js';
 import { MailCapture, linkIn, type CapturedMail } from '../apps/server/src/test/mail-capture.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../apps/server/src/test/postgres.js';
 
@@ -42,6 +43,8 @@ export type Plinth = {
    * answering like Strapi's REST API, which this server may reach (OUTBOUND_ALLOW_LOOPBACK).
    */
   strapi: FakeStrapi;
+  /** The first of the Gumband compatibility ports (GUMBAND_COMPAT_BASE_PORT; the mode is on in these runs). */
+  gumbandBasePort: number;
 };
 
 async function waitForServer(baseURL: string, child: ChildProcess, logFile: string): Promise<void> {
@@ -84,6 +87,7 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
   const strapi = await startFakeStrapi();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-e2e-'));
   const port = await freePort();
+  const gumbandBasePort = await freeGumbandBasePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, 'server.log');
   const log = fs.openSync(logFile, 'a');
@@ -109,6 +113,9 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
     // An exhibit offline this long is mailed about (2 minutes in production).
     NOTIFY_OFFLINE_GRACE_MS: '3000',
     OUTBOUND_ALLOW_LOOPBACK: new URL(strapi.url).host,
+    // Gumband exhibits (examples/gumband-exhibit) reach this Plinth on ports of their own.
+    GUMBAND_COMPAT: '1',
+    GUMBAND_COMPAT_BASE_PORT: String(gumbandBasePort),
     WEB_DIST,
   };
   const child = spawn(process.execPath, [...NODE_ARGS, SERVER_MAIN], { cwd: ROOT, env, stdio: ['ignore', log, log] });
@@ -131,7 +138,7 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
     await stop();
     throw error;
   }
-  return { plinth: { baseURL, mail, databaseUrl: dbUrl, logFile, strapi }, stop };
+  return { plinth: { baseURL, mail, databaseUrl: dbUrl, logFile, strapi, gumbandBasePort }, stop };
 }
 
 /** Creates a user with an account and no access anywhere, through the real command line. */

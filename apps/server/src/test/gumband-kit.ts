@@ -3,12 +3,13 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { GUMBAND_PORT_OFFSETS } from '../compat/gumband/gumband-compat.js';
+import { GUMBAND_PORT_OFFSETS } from '../compat/gumband/gumband-ports.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The example exhibit written against `@deeplocal/gumband-node-sdk` (examples/gumband-exhibit). */
 export const GUMBAND_EXAMPLE = path.resolve(here, '../../../../examples/gumband-exhibit/exhibit.mjs');
-const PORT_SHIFT = path.join(here, 'gumband-ports.mjs');
+/** Moves the SDK's fixed ports to the test's range (see the file). */
+export const GUMBAND_PORT_SHIFT = path.join(here, 'gumband-ports.mjs');
 
 /** One line the example exhibit printed. */
 export type GumbandLine = { event: string; payload: any };
@@ -18,7 +19,7 @@ export type GumbandProcess = { child: ChildProcess; lines: GumbandLine[]; stderr
 
 /** Starts the example exhibit (the published SDK, unchanged) against a Plinth in compatibility mode. */
 export function startGumbandExhibit(options: { exhibitId: string; token: string; basePort: number; manifest?: string }): GumbandProcess {
-  const child = spawn(process.execPath, ['--import', PORT_SHIFT, GUMBAND_EXAMPLE], {
+  const child = spawn(process.execPath, ['--import', GUMBAND_PORT_SHIFT, GUMBAND_EXAMPLE], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

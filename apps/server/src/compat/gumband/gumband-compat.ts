@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { describeFailure } from '../../lib/describe-failure.js';
+import { GUMBAND_PORT_OFFSETS, type GumbandService } from './gumband-ports.js';
 import { GUMBAND_PING_MS, GumbandCodec } from './gumband-socket.js';
 import { gumbandRoutes } from './gumband.routes.js';
 
@@ -17,12 +18,10 @@ import { gumbandRoutes } from './gumband.routes.js';
  * Gumband.
  */
 
-/** Each Gumband service's port, as an offset from GUMBAND_COMPAT_BASE_PORT (the SDK's 3000, 3002, ...). */
-export const GUMBAND_PORT_OFFSETS = { auth: 0, ws: 2, reporting: 3, hardware: 4, exhibit: 6, logging: 7, content: 8, notifications: 10 } as const;
 
 const SOCKET_PATH = '/api/v1/ws';
 
-export type GumbandCompat = { ports: Record<keyof typeof GUMBAND_PORT_OFFSETS, number>; close: () => Promise<void> };
+export type GumbandCompat = { ports: Record<GumbandService, number>; close: () => Promise<void> };
 
 export async function startGumbandCompat(deps: AppDeps): Promise<GumbandCompat> {
   const { config, logger } = deps;
@@ -67,7 +66,7 @@ export async function startGumbandCompat(deps: AppDeps): Promise<GumbandCompat> 
       const server = http.createServer(handler!);
       if (service === 'ws') server.on('upgrade', (request, socket: Duplex, head) => upgrade(deps, { sockets, request, socket, head }));
       servers.push(server);
-      ports[service as keyof typeof GUMBAND_PORT_OFFSETS] = await listen(server, config.GUMBAND_COMPAT_BASE_PORT + offset, config.HOST);
+      ports[service as GumbandService] = await listen(server, config.GUMBAND_COMPAT_BASE_PORT + offset, config.HOST);
     }
   } catch (error) {
     await close();

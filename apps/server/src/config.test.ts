@@ -29,6 +29,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ SUPPORT_EMAIL: 'nobody' })).toThrow(/SUPPORT_EMAIL/);
   });
 
+  it('keeps Gumband compatibility off by default, and its ports clear of PORT, METRICS_PORT and MQTT_PORT', () => {
+    expect(loadConfig({})).toMatchObject({ GUMBAND_COMPAT: false, GUMBAND_COMPAT_BASE_PORT: 3000 });
+    expect(() => loadConfig({ GUMBAND_COMPAT: '1' })).toThrow(/PORT: 3000 is one of the Gumband compatibility ports \(3000-3010\)/);
+    expect(loadConfig({ GUMBAND_COMPAT: '1', PORT: '8080' })).toMatchObject({ GUMBAND_COMPAT: true, GUMBAND_COMPAT_BASE_PORT: 3000 });
+    expect(() => loadConfig({ GUMBAND_COMPAT: 'true', GUMBAND_COMPAT_BASE_PORT: '4000', METRICS_PORT: '4010' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ GUMBAND_COMPAT_BASE_PORT: '65530' })).toThrow(/GUMBAND_COMPAT_BASE_PORT/);
+  });
+
   it('fetches no loopback address by default and reads OUTBOUND_ALLOW_LOOPBACK as loopback host:port pairs', () => {
     expect(loadConfig({}).OUTBOUND_ALLOW_LOOPBACK).toEqual([]);
     expect(loadConfig({ OUTBOUND_ALLOW_LOOPBACK: '127.0.0.1:1337, LOCALHOST:8080,[::1]:9' }).OUTBOUND_ALLOW_LOOPBACK).toEqual([

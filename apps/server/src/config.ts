@@ -217,6 +217,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (c.MAIL_TRANSPORT === 'smtp' && !c.SMTP_URL) {
     throw new ConfigError('Invalid configuration: MAIL_TRANSPORT: smtp needs SMTP_URL');
   }
+  checkGumbandPorts(c);
   const dataDir = path.resolve(c.DATA_DIR);
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   return {
@@ -230,6 +231,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: c.SECRET_KEY === undefined ? undefined : (parseSecretKey(c.SECRET_KEY) ?? undefined),
     fileStore: fileStoreSettings(c, { dataDir, env: cleaned }),
   };
+}
+
+/**
+ * The Gumband ports (GUMBAND_COMPAT_BASE_PORT to +10) must not take PORT, METRICS_PORT or
+ * MQTT_PORT: the SDK's auth port is 3000, Plinth's default PORT, so one of them must move.
+ */
+function checkGumbandPorts(c: z.infer<typeof ConfigSchema>): void {
+  if (!c.GUMBAND_COMPAT) return;
+  const base = c.GUMBAND_COMPAT_BASE_PORT;
+  const taken = (['PORT', 'METRICS_PORT', 'MQTT_PORT'] as const).find((name) => {
+    const port = c[name];
+    return port !== undefined && port >= base && port <= base + 10;
+  });
+  if (taken) {
+    throw new ConfigError(
+      `Invalid configuration: ${taken}: ${c[taken]} is one of the Gumband compatibility ports (${base}-${base + 10}); move ${taken} (e.g. PORT=8080) or GUMBAND_COMPAT_BASE_PORT`,
+    );
+  }
 }
 
 const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '@plinth/shared';
 import { exhibitConnections, logEntries, reportEvents } from '../../db/schema.js';
-import { createExhibit, createOrganization, createSite } from '../../test/factories.js';
+import { createExhibit, createOrganization, createSite, signUpWith } from '../../test/factories.js';
+import { mailsTo, setToggles } from '../../test/notification-kit.js';
 import { sha256, upload } from '../../test/files-kit.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
@@ -27,7 +28,7 @@ const wait = { timeout: 20_000, interval: 50 };
 
 beforeAll(async () => {
   basePort = await freeGumbandBasePort();
-  server = await startTestServer({ GUMBAND_COMPAT: '1', GUMBAND_COMPAT_BASE_PORT: String(basePort) });
+  server = await startTestServer({ GUMBAND_COMPAT: '1', GUMBAND_COMPAT_BASE_PORT: String(basePort), MAIL_OUTBOX_POLL_MS: '100' });
   admin = (await server.signUp({ isPlatformAdmin: true })).client;
   const org = await createOrganization(server.deps.db);
   siteId = (await createSite(server.deps.db, org.id)).id;
@@ -119,6 +120,16 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
       expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.settingChanged', settingId: 'muted', applied: true }));
     }, wait);
 
+    // A setting list changed in Plinth: the whole list, with Gumband's name and text values.
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/settinglist/scenes`, { listName: 'Intro' })).status).toBe(200);
+    await vi.waitFor(() => {
+      expect(linesOf(exhibit, 'settingList')).toContainEqual({
+        id: 'scenes',
+        manifestId: 'scenes',
+        settinglistitems: [expect.objectContaining({ listName: 'Intro', values: expect.objectContaining({ duration: '10' }) })],
+      });
+    }, wait);
+
     // The op mode switched in Plinth.
     expect((await admin.post(`/exhibit-management/exhibit/${record.id}/opMode`, { opMode: 'On' })).status).toBe(200);
     await vi.waitFor(() => expect(linesOf(exhibit, 'opMode')).toEqual([{ value: true }]), wait);
@@ -197,7 +208,14 @@ describe('the Gumband REST calls', () => {
     expect((await fetch(url(6, `/exhibit-management/exhibit/${a.id}`))).status).toBe(403);
     const log = await fetch(url(7, '/logging/exhibit'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: b.id, type: 'info', message: 'x' }) });
     expect(log.status).toBe(403);
-    const bad = await fetch(url(7, '/logging/exhibit'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: a.id, type: 'loud', message: 'x' }) });
+    // The cookie is a credential of the token: deleting the token ends it.
+    const tokens = (await admin.get(`/auth/exhibit/${a.id}`)).body;
+    const tokenId = tokens.tokens[0].id;
+    expect((await admin.delete(`/auth/exhibit/delete-token/${tokenId}`)).status).toBe(200);
+    expect((await fetch(url(6, `/exhibit-management/exhibit/${a.id}`), { headers: { cookie } })).status).toBe(403);
+    const fresh = await newExhibitRecord();
+    const freshCookie = (await signIn(fresh.id, fresh.token)).cookie;
+    const bad = await fetch(url(7, '/logging/exhibit'), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: fresh.id, type: 'loud', message: 'x' }) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ response: 'error', code: 'ValidationError' });
   });
@@ -215,12 +233,19 @@ describe('the Gumband REST calls', () => {
 
     const hardware = await (await fetch(url(4, `/hardware-mgmt/hardware?exhibitId=${record.id}`), { headers: { cookie } })).json();
     expect(hardware).toEqual({ response: 'success', hardware: [] });
-    const email = await fetch(url(10, '/notifications/email'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: record.id, type: 'notify', message: 'Lamp failing' }) });
-    expect(await email.json()).toEqual({ response: 'success' });
+    // The exhibit's notification: in its log, and mailed to who takes its notifications (one a minute).
+    const watcher = await signUpWith(server, ['exhibit', record.id, 'DEVELOPER']);
+    await setToggles(watcher.client, record.id, { notify: true });
+    for (const message of ['Lamp failing', 'Lamp failing again']) {
+      const email = await fetch(url(10, '/notifications/email'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: record.id, type: 'notify', message }) });
+      expect(await email.json()).toEqual({ response: 'success' });
+    }
     await vi.waitFor(async () => {
       await server.deps.logs.flush();
       const logs = await server.deps.db.select().from(logEntries).where(eq(logEntries.deviceId, record.id));
-      expect(logs.map((l) => l.message)).toContain('Notification from the exhibit: Lamp failing');
+      expect(logs.filter((l) => l.eventType === 'notification').map((l) => l.message)).toEqual(['Lamp failing', 'Lamp failing again']);
+      expect(mailsTo(server, watcher.email).map((m) => m.subject)).toEqual([expect.stringContaining('a message from the exhibit')]);
     }, wait);
+    expect(mailsTo(server, watcher.email)[0]!.text).toContain('Lamp failing');
   });
 });

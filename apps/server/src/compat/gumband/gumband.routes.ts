@@ -11,6 +11,7 @@ import { recordEvent, recordLogs, recordOpMode, recordStatus } from '../../modul
 import { getExhibitState, getManifest, pushSync } from '../../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { saveSetting } from '../../modules/exhibit-runtime/exhibit-settings.service.js';
 import { ingestManifest } from '../../modules/exhibit-runtime/manifest-ingest.service.js';
+import { EXHIBIT_NOTIFICATION } from '../../modules/notifications/notification-triggers.js';
 import { authorizeGumbandExhibit, signIn } from './gumband-auth.js';
 import {
   AuthenticateBody,
@@ -178,8 +179,8 @@ function serviceRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
     app.post('/notifications/email', async (request) => {
       const body = parse(EmailBody, request.body, 'body');
       const exhibitId = await exhibitOf(request, body.exhibitId);
-      // Plinth mails subscribers about what it sees itself; the exhibit's own message goes in its log.
-      deps.logs.record({ source: 'exhibit', deviceId: exhibitId, level: 'warn', eventType: 'notification', message: `Notification from the exhibit: ${body.message}` });
+      // A line of the exhibit's log; the notification triggers mail it to the users who take the exhibit's notifications.
+      deps.logs.record({ source: 'exhibit', deviceId: exhibitId, level: 'warn', eventType: EXHIBIT_NOTIFICATION, message: body.message });
       return SUCCESS;
     });
 

@@ -60,10 +60,20 @@ function handlerFor(line: Line): Handler | null {
       return hardwareChanged;
     case 'schedule':
       return SCHEDULE_OUTCOME.test(line.message) ? scheduleOutcome : null;
+    case EXHIBIT_NOTIFICATION:
+      return exhibitNotification;
     default:
       return null;
   }
 }
+
+/**
+ * The event type of a line in which the exhibit itself asks to notify its users (its SDK's
+ * "email the people on the notifications list"); its message is the mail's text.
+ */
+export const EXHIBIT_NOTIFICATION = 'notification';
+/** At most one exhibit-sent notification mail per user and exhibit in this window (an exhibit in a loop must not flood mailboxes). */
+export const EXHIBIT_NOTIFICATION_WINDOW_MS = 60_000;
 
 /** Queues a notice about the line's exhibit, unless it is gone. */
 async function noticeAbout(deps: AppDeps, line: Line, build: (exhibit: ExhibitContext) => ExhibitNotice | null): Promise<void> {
@@ -121,6 +131,19 @@ async function opModeChanged(deps: AppDeps, line: Line): Promise<void> {
     details: [`${line.message} (${line.at.toISOString()}).`],
     tab: 'overview',
     cause: `opMode:${exhibit.id}:${line.at.getTime()}`,
+  }));
+}
+
+/** The exhibit's own notification: to the users with the exhibit's notifications on (the master switch). */
+async function exhibitNotification(deps: AppDeps, line: Line): Promise<void> {
+  await noticeAbout(deps, line, (exhibit) => ({
+    kind: 'notification.exhibit',
+    toggle: 'notify',
+    exhibit,
+    headline: 'a message from the exhibit',
+    details: [`${line.message} (${line.at.toISOString()}).`],
+    tab: 'logs',
+    cause: `exhibitNotification:${exhibit.id}:${Math.floor(line.at.getTime() / EXHIBIT_NOTIFICATION_WINDOW_MS)}`,
   }));
 }
 

@@ -1,15 +1,14 @@
-import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
 import type { ServerMessage } from '@plinth/shared';
 import { exhibitConnections, logEntries, reportEvents } from '../../db/schema.js';
 import { createExhibit, createOrganization, createSite, signUpWith } from '../../test/factories.js';
 import { mailsTo, setToggles } from '../../test/notification-kit.js';
 import { sha256, upload } from '../../test/files-kit.js';
+import { SocketClient } from '../../test/socket-client.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { freeGumbandBasePort, GUMBAND_EXAMPLE, startGumbandExhibit, type GumbandProcess } from '../../test/gumband-kit.js';
@@ -51,13 +50,16 @@ function run(options: { exhibitId: string; token: string; manifest?: string }): 
   return exhibit;
 }
 
+/** A console socket of the admin subscribed to the exhibit; `messages()` is everything it got so far. */
 async function consoleSocket(exhibitId: string) {
-  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { cookie: admin.cookieHeader } });
-  const messages: ServerMessage[] = [];
-  socket.on('message', (raw) => messages.push(JSON.parse(raw.toString()) as ServerMessage));
-  await once(socket, 'open');
-  socket.send(JSON.stringify({ type: 'subscribe', exhibitIds: [exhibitId] }));
-  await vi.waitFor(() => expect(messages.some((m) => m.type === 'subscribed')).toBe(true));
+  const socket = await SocketClient.open(server.url, { cookie: admin.cookieHeader });
+  socket.send({ type: 'subscribe', exhibitIds: [exhibitId] });
+  await socket.nextOfType('subscribed');
+  const seen: ServerMessage[] = [];
+  const messages = async () => {
+    seen.push(...(await socket.drain()));
+    return seen;
+  };
   return { socket, messages };
 }
 
@@ -85,7 +87,9 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
     await vi.waitFor(() => expect(linesOf(exhibit, 'online')).toHaveLength(1), wait);
 
     // Online in the console's socket, with a connection history row, as for a Plinth SDK exhibit.
-    expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.presenceChanged', exhibitId: record.id, online: true }));
+    await vi.waitFor(async () => {
+      expect(await live.messages()).toContainEqual(expect.objectContaining({ type: 'exhibit.presenceChanged', exhibitId: record.id, online: true }));
+    }, wait);
     const history = await server.deps.db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, record.id));
     expect(history.some((row) => row.online)).toBe(true);
 
@@ -99,9 +103,10 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
     expect(manifest.manifest.settings.find((s: any) => s.manifestId === 'idle_timeout_secs').default).toBe(60);
 
     // Statuses the exhibit set, seen live by the console.
-    await vi.waitFor(() => {
-      expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'ip_address', value: '10.0.0.7' }));
-      expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'count', value: 3 }));
+    await vi.waitFor(async () => {
+      const messages = await live.messages();
+      expect(messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'ip_address', value: '10.0.0.7' }));
+      expect(messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'count', value: 3 }));
     }, wait);
 
     // A control fired through Plinth's API: a single one and a group's button.
@@ -116,8 +121,8 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
       expect(linesOf(exhibit, 'setting')).toContainEqual(expect.objectContaining({ id: 'audio/muted', value: true }));
       expect(linesOf(exhibit, 'setting')).toContainEqual(expect.objectContaining({ id: 'kiosk_name', value: 'Lobby' }));
     }, wait);
-    await vi.waitFor(() => {
-      expect(live.messages).toContainEqual(expect.objectContaining({ type: 'exhibit.settingChanged', settingId: 'muted', applied: true }));
+    await vi.waitFor(async () => {
+      expect(await live.messages()).toContainEqual(expect.objectContaining({ type: 'exhibit.settingChanged', settingId: 'muted', applied: true }));
     }, wait);
 
     // A setting list changed in Plinth: the whole list, with Gumband's name and text values.

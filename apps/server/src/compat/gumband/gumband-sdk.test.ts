@@ -168,16 +168,21 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
     }, wait);
   });
 
-  it('delivers a setting saved while the exhibit was away when it comes back', async () => {
+  it('delivers settings and lists changed while the exhibit was away when it comes back, and nothing else', async () => {
     const record = await newExhibitRecord();
     const first = run({ exhibitId: record.id, token: record.token });
     await vi.waitFor(() => expect(linesOf(first, 'ready')).toHaveLength(1), wait);
     await first.stop();
     await vi.waitFor(async () => expect((await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body.online).toBe(false), wait);
     expect((await admin.post(`/exhibit-management/exhibit/${record.id}/setting/idle_timeout_secs`, { value: 90 })).status).toBe(200);
+    expect((await admin.post(`/exhibit-management/exhibit/${record.id}/settinglist/scenes`, { listName: 'Finale' })).status).toBe(200);
 
     const again = run({ exhibitId: record.id, token: record.token });
-    await vi.waitFor(() => expect(linesOf(again, 'setting')).toContainEqual(expect.objectContaining({ id: 'idle_timeout_secs', value: '90' })), wait);
+    await vi.waitFor(() => {
+      expect(linesOf(again, 'setting')).toContainEqual(expect.objectContaining({ id: 'idle_timeout_secs', value: '90' }));
+      expect(linesOf(again, 'settingList')).toEqual([expect.objectContaining({ id: 'scenes', settinglistitems: [expect.objectContaining({ listName: 'Finale' })] })]);
+    }, wait);
+    expect(linesOf(again, 'setting').map((s) => s.id)).toEqual(['idle_timeout_secs']);
     await vi.waitFor(async () => {
       const manifest = (await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body;
       expect(manifest.manifest.settings.find((s: any) => s.manifestId === 'idle_timeout_secs')).toMatchObject({ value: 90, applied: true });

@@ -1,9 +1,9 @@
 import type { WebSocket } from 'ws';
-import type { GatewayMessage, GatewayMessageOf, SdkMessage } from '@plinth/shared';
+import type { ExhibitManifest, ExhibitSetting, GatewayMessage, GatewayMessageOf, SdkMessage, SettingList } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import type { ExhibitCodec } from '../../devices/ports.js';
 import { SERVER_ITEM_ACCESS } from '../../modules/access/item-access.js';
-import { acknowledge } from '../../modules/exhibit-runtime/exhibit-ingest.service.js';
+import { acknowledge, type Acknowledgement } from '../../modules/exhibit-runtime/exhibit-ingest.service.js';
 import { getManifest, pushSync } from '../../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { SocketFrame } from './gumband-contract.js';
 import { gumbandNames, gumbandValue } from './gumband.presenter.js';
@@ -24,6 +24,7 @@ export class GumbandCodec implements ExhibitCodec {
   private exhibitId: string | null = null;
   /** Plinth setting and list ids → Gumband names (`group/child`), read again after every sync. */
   private names = new Map<string, string>();
+  private delivering: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: AppDeps,
@@ -60,7 +61,12 @@ export class GumbandCodec implements ExhibitCodec {
         this.acknowledge({ settings: [{ id: message.settingId, version: message.version }], listItems: [] });
         return [this.settingFrame(message.settingId, message.value)];
       case 'exhibit.synced':
-        this.later(() => this.deliverPending());
+        // One after another: a second sync (the manifest's, after the connection's) finds the first one's acknowledgements.
+        this.later(() => {
+          const run = this.delivering.then(() => this.deliverPending());
+          this.delivering = run.catch(() => undefined);
+          return run;
+        });
         return [];
       case 'settingList.changed':
         this.acknowledge({ settings: [], listItems: message.items.map((i) => ({ listId: message.listId, listName: i.listName, version: i.version })) });
@@ -80,22 +86,33 @@ export class GumbandCodec implements ExhibitCodec {
 
   /**
    * After a (re)connect or a manifest: the names are read again, and the values saved while the
-   * exhibit was away (saved versions it has not applied) are delivered as SETTING_RECEIVED.
-   * Version 1 is the manifest's default, which the exhibit reads itself.
+   * exhibit was away (saved versions it has not applied) are delivered as SETTING_RECEIVED and
+   * SETTING_LIST_RECEIVED. A setting's version 1 is the manifest's default, which the exhibit
+   * reads itself.
    */
   private async deliverPending(): Promise<void> {
     if (!this.exhibitId) return;
     const response = await getManifest(this.deps, this.exhibitId, SERVER_ITEM_ACCESS);
     this.names = gumbandNames(response);
-    const settings = collectSettings(response.manifest);
-    const pending = settings.filter((s) => s.appliedVersion < s.version);
-    for (const setting of pending) {
-      if (setting.version > 1 && this.socket.readyState === this.socket.OPEN) this.socket.send(this.settingFrame(setting.manifestId, setting.value));
+    const pending = collectSettings(response.manifest).filter((s) => s.appliedVersion < s.version);
+    for (const setting of pending.filter((s) => s.version > 1)) this.send(this.settingFrame(setting.manifestId, setting.value));
+    const listItems: Acknowledgement['listItems'] = [];
+    for (const list of collectLists(response.manifest)) {
+      const items = list.settinglistitems.filter((i) => i.appliedVersion < i.version);
+      listItems.push(...items.map((i) => ({ listId: list.manifestId, listName: i.listName, version: i.version })));
+      // Gumband manifests declare no default items: every pending item was made or changed in Plinth.
+      if (items.length) this.send(frame('SETTING_LIST_RECEIVED', presentListChange(listMessage(list), this.names.get(list.manifestId) ?? list.manifestId)));
     }
-    if (pending.length) await acknowledge(this.deps, this.exhibitId, { settings: pending.map((s) => ({ id: s.manifestId, version: s.version })), listItems: [] });
+    if (pending.length || listItems.length) {
+      await acknowledge(this.deps, this.exhibitId, { settings: pending.map((s) => ({ id: s.manifestId, version: s.version })), listItems });
+    }
   }
 
-  private acknowledge(ack: Parameters<typeof acknowledge>[2]): void {
+  private send(text: string): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(text);
+  }
+
+  private acknowledge(ack: Acknowledgement): void {
     const exhibitId = this.exhibitId;
     if (exhibitId) this.later(() => acknowledge(this.deps, exhibitId, ack));
   }
@@ -105,10 +122,28 @@ export class GumbandCodec implements ExhibitCodec {
   }
 }
 
-type SettingsHolder = { settings: { manifestId: string; value: unknown; version: number; appliedVersion: number }[]; strapiContent: SettingsHolder['settings']; settingGroups: SettingsHolder[] };
+type SettingsHolder = Pick<ExhibitManifest, 'settings' | 'strapiContent' | 'settingLists'> & { settingGroups: SettingsHolder[] };
 
-function collectSettings(holder: SettingsHolder): SettingsHolder['settings'] {
+function collectSettings(holder: SettingsHolder): ExhibitSetting[] {
   return [...holder.settings, ...holder.strapiContent, ...holder.settingGroups.flatMap(collectSettings)];
+}
+
+function collectLists(holder: SettingsHolder): SettingList[] {
+  return [...holder.settingLists, ...holder.settingGroups.flatMap(collectLists)];
+}
+
+/** A list of the manifest as the gateway would push it. */
+function listMessage(list: SettingList): GatewayMessageOf<'settingList.changed'> {
+  return {
+    type: 'settingList.changed',
+    listId: list.manifestId,
+    items: list.settinglistitems.map((item) => ({
+      listName: item.listName,
+      order: item.order,
+      version: item.version,
+      values: Object.fromEntries(item.items.map((setting) => [setting.manifestId, setting.value])),
+    })),
+  };
 }
 
 function presentListChange(message: GatewayMessageOf<'settingList.changed'>, manifestId: string) {

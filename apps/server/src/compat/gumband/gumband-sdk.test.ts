@@ -191,6 +191,24 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
   });
 });
 
+describe('a Gumband exhibit whose token is deleted', () => {
+  it('is disconnected at once and stays out, as a Plinth SDK exhibit is', async () => {
+    const record = await newExhibitRecord();
+    const exhibit = run({ exhibitId: record.id, token: record.token });
+    await vi.waitFor(() => expect(linesOf(exhibit, 'online')).toHaveLength(1), wait);
+    const tokenId = (await admin.get(`/auth/exhibit/${record.id}`)).body.tokens[0].id;
+    expect((await admin.delete(`/auth/exhibit/delete-token/${tokenId}`)).status).toBe(200);
+    await vi.waitFor(async () => {
+      const rows = await server.deps.db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, record.id));
+      expect(rows.some((row) => !row.online && row.reason === 'revoked')).toBe(true);
+    }, wait);
+    // The SDK reconnects with its cookie every 3 s; the cookie died with the token.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect((await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body.online).toBe(false);
+    await exhibit.stop();
+  });
+});
+
 describe('the Gumband REST calls', () => {
   const url = (offset: number, rest: string) => `http://127.0.0.1:${basePort + offset}/api/v1${rest}`;
 
@@ -228,6 +246,8 @@ describe('the Gumband REST calls', () => {
     const bad = await fetch(url(7, '/logging/exhibit'), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: fresh.id, type: 'loud', message: 'x' }) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ response: 'error', code: 'ValidationError' });
+    const nul = await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/status/anything`), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify({ value: 'a\u0000b' }) });
+    expect(nul.status).toBe(400);
   });
 
   it("lists and streams the exhibit's files, answers its hardware and takes its notification", async () => {

@@ -246,6 +246,10 @@ describe('the Gumband REST calls', () => {
     const bad = await fetch(url(7, '/logging/exhibit'), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify({ exhibitId: fresh.id, type: 'loud', message: 'x' }) });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ response: 'error', code: 'ValidationError' });
+    // setManifest() without a file sends back the server's own copy: taken as no change.
+    const copy = await (await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/manifest`), { headers: { cookie: freshCookie } })).json();
+    const resent = await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/manifest`), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify(copy.manifest) });
+    expect(await resent.json()).toEqual({ response: 'success', changes: [] });
     const nul = await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/status/anything`), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify({ value: 'a\u0000b' }) });
     expect(nul.status).toBe(400);
   });

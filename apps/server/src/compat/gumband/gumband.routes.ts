@@ -87,6 +87,8 @@ function exhibitManagementRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
       const exhibitId = await exhibitOf(request, parse(ExhibitParams, request.params, 'params').id);
       const unsafe = findUnsafeText(request.body);
       if (unsafe) throw new AppError('ValidationError', describeUnsafeText(unsafe, 'manifest'));
+      // `setManifest()` without a file sends back the copy the SDK read from this server: nothing to change.
+      if (isServerCopy(request.body)) return { ...SUCCESS, changes: [] };
       let converted;
       try {
         converted = convertGumbandManifest(request.body);
@@ -223,6 +225,12 @@ async function setStatus(deps: AppDeps, exhibitId: string, change: { statusId: s
   }
   if (problem?.startsWith('Unknown status')) throw new AppError('NotFound', problem);
   if (problem) throw new AppError('ValidationError', problem);
+}
+
+/** The manifest as GET .../manifest answers it (presentGumbandManifest marks it with the exhibit's id and lock). */
+function isServerCopy(body: unknown): boolean {
+  const marked = (value: unknown) => typeof value === 'object' && value !== null && 'exhibitId' in value && 'manifestLocked' in value;
+  return marked(body) || (typeof body === 'object' && body !== null && 'manifest' in body && marked(body.manifest));
 }
 
 /** A value the SDK sent (often text) in the setting's type; anything else is left for the setting's own check. */

@@ -35,6 +35,7 @@ gb.on(Sockets.OP_MODE_RECEIVED, (payload) => print('opMode', payload));
 gb.on(Sockets.READY, async () => {
   await gb.setStatus('ip_address', '10.0.0.7');
   await gb.setStatus('count', 3);
+  await gb.setStatus('projector/lamp_hours', '1200');
   gb.logger.info('Hello from a Gumband exhibit');
   await gb.event.create('visit', { room: 'lobby', value: 'kids' });
   const setting = await gb.getSetting('audio/muted');

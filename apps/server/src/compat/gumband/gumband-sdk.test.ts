@@ -81,7 +81,7 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
 
     await vi.waitFor(() => expect(linesOf(exhibit, 'ready')).toHaveLength(1), wait);
     const ready = linesOf(exhibit, 'ready')[0];
-    expect(ready.settings).toEqual(expect.arrayContaining(['kiosk_name', 'idle_timeout_secs', 'prod_api', 'audio/muted', 'audio/accent']));
+    expect(ready.settings).toEqual(['kiosk_name', 'idle_timeout_secs', 'prod_api', 'opening_day', 'attract_loop', 'audio/muted', 'audio/accent']);
     expect(ready.muted).toBe(false);
     expect(ready.opMode).toBe(false);
     await vi.waitFor(() => expect(linesOf(exhibit, 'online')).toHaveLength(1), wait);
@@ -107,6 +107,8 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
       const messages = await live.messages();
       expect(messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'ip_address', value: '10.0.0.7' }));
       expect(messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'count', value: 3 }));
+      // A status group's child: `projector/lamp_hours` for the SDK, an Integer status of Plinth.
+      expect(messages).toContainEqual(expect.objectContaining({ type: 'exhibit.statusChanged', statusId: 'projector~lamp_hours', value: 1200 }));
     }, wait);
 
     // A control fired through Plinth's API: a single one and a group's button.

@@ -31,6 +31,8 @@ gb.on(Sockets.CONTROL_RECEIVED, (payload) => print('control', payload));
 gb.on(Sockets.SETTING_RECEIVED, (payload) => print('setting', payload));
 gb.on(Sockets.SETTING_LIST_RECEIVED, (payload) => print('settingList', payload));
 gb.on(Sockets.OP_MODE_RECEIVED, (payload) => print('opMode', payload));
+gb.on(Sockets.FILE_UPLOADED, (payload) => print('fileUploaded', payload));
+gb.on(Sockets.FILE_DELETED, (payload) => print('fileDeleted', payload));
 
 gb.on(Sockets.READY, async () => {
   await gb.setStatus('ip_address', '10.0.0.7');

@@ -141,6 +141,13 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
     expect((await admin.post(`/exhibit-management/exhibit/${record.id}/opMode`, { opMode: 'On' })).status).toBe(200);
     await vi.waitFor(() => expect(linesOf(exhibit, 'opMode')).toEqual([{ value: true }]), wait);
 
+    // Files uploaded and deleted in Plinth while it runs: Gumband's FILE_UPLOADED and FILE_DELETED.
+    expect((await upload(admin, { exhibitId: record.id, siteId }, [{ name: 'intro.mp4', content: 'video' }])).status).toBe(200);
+    await vi.waitFor(() => expect(linesOf(exhibit, 'fileUploaded')).toEqual([{ fileName: 'intro.mp4' }]), wait);
+    const removed = await admin.delete(`/content/files/?siteId=${siteId}&exhibitId=${record.id}&fileName=intro.mp4&confirm=true`);
+    expect(removed.status).toBe(200);
+    await vi.waitFor(() => expect(linesOf(exhibit, 'fileDeleted')).toEqual([{ fileName: 'intro.mp4' }]), wait);
+
     // Its log line and its report event, stored for the exhibit.
     await vi.waitFor(async () => {
       await server.deps.logs.flush();

@@ -3,6 +3,7 @@ import type { ExhibitManifest, ExhibitSetting, GatewayMessage, GatewayMessageOf,
 import type { AppDeps } from '../../deps.js';
 import type { ExhibitCodec } from '../../devices/ports.js';
 import { SERVER_ITEM_ACCESS } from '../../modules/access/item-access.js';
+import { pushExhibitFiles } from '../../modules/content/files.service.js';
 import { acknowledge, type Acknowledgement } from '../../modules/exhibit-runtime/exhibit-ingest.service.js';
 import { getManifest, pushSync } from '../../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { SocketFrame } from './gumband-contract.js';
@@ -25,6 +26,8 @@ export class GumbandCodec implements ExhibitCodec {
   /** Plinth setting and list ids → Gumband names (`group/child`), read again after every sync. */
   private names = new Map<string, string>();
   private delivering: Promise<void> = Promise.resolve();
+  /** The files the exhibit was last told of, by name (content stamp); null before the first list. */
+  private files: Map<string, string> | null = null;
 
   constructor(
     private readonly deps: AppDeps,
@@ -53,7 +56,10 @@ export class GumbandCodec implements ExhibitCodec {
       case 'auth.ok':
         // Plinth's own SDK sends its manifest now and gets every value back; a Gumband exhibit
         // posts its manifest over REST (only when it starts), so the values are pushed here.
-        this.later(() => pushSync(this.deps, message.exhibitId));
+        this.later(async () => {
+          await pushSync(this.deps, message.exhibitId);
+          pushExhibitFiles(this.deps, message.exhibitId);
+        });
         return [frame('EXHIBIT_ONLINE', { exhibitId: message.exhibitId })];
       case 'control.fired':
         return [frame('CONTROL_RECEIVED', { controlId: message.controlId, itemId: message.itemId ? `${message.controlId}/${message.itemId}` : message.controlId })];
@@ -73,10 +79,31 @@ export class GumbandCodec implements ExhibitCodec {
         return [frame('SETTING_LIST_RECEIVED', presentListChange(message, this.names.get(message.listId) ?? message.listId))];
       case 'opMode.changed':
         return [frame('OP_MODE_RECEIVED', { mode: message.opMode === 'On' })];
+      case 'files.changed':
+        return this.fileFrames(message);
       default:
-        // manifest answers, errors, pongs and file lists have no Gumband push (the SDK reads its files over REST).
+        // manifest answers, errors and pongs have no Gumband push.
         return [];
     }
+  }
+
+  /**
+   * The gateway sends the whole file list (on connect and after every change); Gumband pushes
+   * FILE_UPLOADED and FILE_DELETED by name. The first list of a connection is what the SDK
+   * syncs when it starts (over REST), so only later differences are pushed. Organizational files
+   * keep their list when the content manager cannot be read.
+   */
+  private fileFrames(message: GatewayMessageOf<'files.changed'>): string[] {
+    const current = new Map(message.files.map((f) => [f.name, `${f.sha256 ?? ''}:${f.size}:${f.updatedAt}`]));
+    const previous = this.files;
+    if (message.organizationalUnavailable && previous) {
+      for (const [name, stamp] of previous) if (name.startsWith('[ORG] ') && !current.has(name)) current.set(name, stamp);
+    }
+    this.files = current;
+    if (!previous) return [];
+    const uploaded = [...current].filter(([name, stamp]) => previous.get(name) !== stamp).map(([name]) => frame('FILE_UPLOADED', { fileName: name }));
+    const deleted = [...previous.keys()].filter((name) => !current.has(name)).map((name) => frame('FILE_DELETED', { fileName: name }));
+    return [...uploaded, ...deleted];
   }
 
   private settingFrame(settingId: string, value: unknown): string {

@@ -14,8 +14,8 @@ export const GUMBAND_PORT_SHIFT = path.join(here, 'gumband-ports.mjs');
 /** One line the example exhibit printed. */
 export type GumbandLine = { event: string; payload: any };
 
-/** The example exhibit in its own Node process, with what it printed. */
-export type GumbandProcess = { child: ChildProcess; lines: GumbandLine[]; stderr: string[]; send: (line: string) => void; stop: () => Promise<void> };
+/** The example exhibit in its own Node process: its JSON lines, and its other output (the SDK logs to stdout) in `output`. */
+export type GumbandProcess = { child: ChildProcess; lines: GumbandLine[]; output: string[]; send: (line: string) => void; stop: () => Promise<void> };
 
 /** Starts the example exhibit (the published SDK, unchanged) against a Plinth in compatibility mode. */
 export function startGumbandExhibit(options: { exhibitId: string; token: string; basePort: number; manifest?: string }): GumbandProcess {
@@ -32,19 +32,19 @@ export function startGumbandExhibit(options: { exhibitId: string; token: string;
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lines: GumbandLine[] = [];
-  const stderr: string[] = [];
+  const output: string[] = [];
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
     try {
       lines.push(JSON.parse(line) as GumbandLine);
     } catch {
-      stderr.push(line);
+      output.push(line);
     }
   });
-  readline.createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  readline.createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   return {
     child,
     lines,
-    stderr,
+    output,
     send: (line) => child.stdin!.write(`${line}\n`),
     stop: () =>
       new Promise((resolve) => {

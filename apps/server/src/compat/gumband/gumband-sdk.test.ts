@@ -165,6 +165,8 @@ describe('the published Gumband SDK against Plinth in compatibility mode', () =>
     exhibit.send(`lock ${changedPath}`);
     await vi.waitFor(() => expect(linesOf(exhibit, 'manifestSent')).toHaveLength(1), wait);
     expect(linesOf(exhibit, 'manifestSent')[0].settings).not.toContain('brand_new');
+    // The SDK's own message for the 406 (its log goes to stdout).
+    expect(exhibit.output.join('\n')).toContain('Manifest was not set because the exhibit manifest is locked');
     const after = (await admin.get(`/exhibit-management/exhibit/${record.id}/manifest`)).body;
     expect(after.manifestLocked).toBe(true);
     expect(after.manifest.settings.map((s: any) => s.manifestId)).not.toContain('brand_new');

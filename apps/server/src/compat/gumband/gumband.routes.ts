@@ -69,7 +69,6 @@ export function gumbandRoutes(deps: AppDeps) {
 /** exhibit-management: the exhibit, its lock, its manifest. */
 function exhibitManagementRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
   return async (app: FastifyInstance): Promise<void> => {
-
     app.get('/exhibit-management/exhibit/:id', async (request) => {
       const exhibitId = await exhibitOf(request, parse(ExhibitParams, request.params, 'params').id);
       const state = await getExhibitState(deps, exhibitId);
@@ -114,7 +113,6 @@ function exhibitManagementRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
 /** exhibit-management: statuses, settings and the op mode, by the ids of the SDK's manifest. */
 function exhibitItemRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
   return async (app: FastifyInstance): Promise<void> => {
-
     app.post('/exhibit-management/exhibit/:id/status/:itemId', async (request) => {
       const params = parse(ItemParams, request.params, 'params');
       const exhibitId = await exhibitOf(request, params.id);
@@ -163,7 +161,6 @@ function exhibitItemRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
 /** The other services: logging, reporting, notifications, content, hardware. */
 function serviceRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
   return async (app: FastifyInstance): Promise<void> => {
-
     app.post('/logging/exhibit', async (request) => {
       const body = parse(LogBody, request.body, 'body');
       const exhibitId = await exhibitOf(request, body.exhibitId);

@@ -24,6 +24,11 @@ export type BoardTransport = {
   tokenCreated: (hardwareId: string, token: string) => Promise<void>;
   tokenRevoked: (hardwareId: string, tokenId: string, wasNewest: boolean) => Promise<void>;
   boardDeleted: (hardwareId: string) => Promise<void>;
+  /**
+   * Told when the link to an external broker is back after it was lost at `lostAt` (the broker
+   * restarted): what boards said before the link subscribed again reached no server.
+   */
+  onLinkBack: (listener: (lostAt: Date) => void) => void;
   close: () => Promise<void>;
 };
 
@@ -38,6 +43,15 @@ export async function openBoardTransport(deps: AppDeps, onBoardGone: (hardwareId
 async function openExternal(url: string): Promise<BoardTransport> {
   const link = await connectMqttLink(url);
   const dynsec = decodeURIComponent(new URL(url).username) ? await createDynsecProvisioner(link.client) : null;
+  const linkBack = new Set<(lostAt: Date) => void>();
+  let lostAt: Date | null = null;
+  link.client.on('close', () => (lostAt ??= new Date()));
+  link.client.on('connect', () => {
+    if (!lostAt) return;
+    const at = lostAt;
+    lostAt = null;
+    for (const listener of linkBack) listener(at);
+  });
   return {
     link,
     mqttPort: null,
@@ -57,6 +71,7 @@ async function openExternal(url: string): Promise<BoardTransport> {
     boardDeleted: async (hardwareId) => {
       await dynsec?.deleteBoard(hardwareId);
     },
+    onLinkBack: (listener) => linkBack.add(listener),
     close: () => link.close(),
   };
 }
@@ -87,6 +102,8 @@ async function openEmbedded(deps: AppDeps, onBoardGone: (hardwareId: string) => 
     boardDeleted: async (hardwareId) => {
       broker.dropSessions(hardwareId);
     },
+    // The embedded broker lives and dies with the server: there is no link to lose.
+    onLinkBack: () => undefined,
     close: async () => {
       // The broker first: until it stops taking publishes, what it acknowledges must still reach the
       // gateway's subscription (unsubscribing first lost a board's last PUBACKed prop change).

@@ -3,7 +3,8 @@ import { COMMAND_TIMEOUT_MS, Id, parseHardwareTopic } from '@plinth/shared';
 import { presentDebugChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
-import { countOfflineBoards, getRuntimeRow, setControlDebug } from '../modules/hardware-runtime/hardware-state.repository.js';
+import { countOfflineBoards, getRuntimeRow, listOfflineSince, setControlDebug } from '../modules/hardware-runtime/hardware-state.repository.js';
+import { describeFailure } from '../lib/describe-failure.js';
 import { BoardCommands } from './board-commands.js';
 import { createBoardMessageHandlers } from './board-messages.js';
 import { BoardPresence } from './board-presence.js';
@@ -21,6 +22,9 @@ export type HardwareGatewayOptions = {
   /** How long heartbeats (and prop values, and invalid-message counts) gather before they are stored together, in ms. */
   heartbeatFlushMs?: number;
 };
+
+/** Boards that went offline this long before the broker link was lost count as lost with it (their wills came first), in ms. */
+const LINK_LOSS_MARGIN_MS = 5000;
 
 /** How long a stop keeps trying to store the batched writes while the database is away, in ms. */
 const STOP_WRITES_WITHIN_MS = 3000;
@@ -57,6 +61,17 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     deps.metrics.boardMessages.inc(parsed.channel);
     const handle = handlers.get(parsed.channel);
     if (handle) queue.enqueue(parsed.hardwareId, () => handle(parsed.hardwareId, payload));
+  });
+  // The external broker restarted: its last wills reached this node, but a board back before the
+  // link subscribed again said so to no one. Boards that went offline around the outage are asked
+  // to announce again (`get`), which brings the connected ones back online now rather than at
+  // their next heartbeat.
+  transport.onLinkBack((lostAt) => {
+    void (async () => {
+      const ids = await listOfflineSince(db, new Date(lostAt.getTime() - LINK_LOSS_MARGIN_MS));
+      await Promise.all(ids.map((id) => commands.publish(id, { command: 'get', correlationId: randomUUID() })));
+      deps.logger.info({ boards: ids.length }, `the broker link is back: ${ids.length} boards that went offline around its loss were asked to announce`);
+    })().catch((error: unknown) => deps.logger.warn({ failure: describeFailure(error) }, 'could not ask boards to announce after the broker link came back'));
   });
   presence.watch(options.watchdogMs ?? 250);
   deps.metrics.setSource('boardsOnline', () => presence.onlineCount);

@@ -71,14 +71,21 @@ describe(`Mosquitto restarted under ${BOARDS} boards`, () => {
     const backAt = Date.now();
     expect(dropped).toBe(BOARDS);
     let allConnectedMs = 0;
+    let online = 0;
     await waitUntil(
       async () => {
         if (!allConnectedMs && boards.every((b) => b.connected)) allConnectedMs = Date.now() - backAt;
-        return allConnectedMs > 0 && (await onlineCount(ids)) === BOARDS;
+        online = await onlineCount(ids);
+        return allConnectedMs > 0 && online === BOARDS;
       },
       'every board back',
       10_000,
-    );
+    ).catch(async (error: Error) => {
+      const { rows } = await server.deps.db.execute<{ history: string }>(
+        sql`select string_agg(h.online::text || ':' || h.reason || '@' || to_char(h.at, 'MI:SS.MS'), ' ' order by h.at) as history from hardware x join hardware_connection_history h on h.hardware_id = x.id where not x.online and x.id = any(${`{${ids.join(',')}}`}::uuid[]) group by x.id`,
+      );
+      throw new Error(`${error.message}: ${boards.filter((b) => b.connected).length} connected, ${online} online; back at ${new Date(backAt).toISOString()}; offline ones: ${rows.map((r) => r.history).join(' | ')}`);
+    });
     const onlineMs = Date.now() - backAt;
     expect(onlineMs).toBeLessThan(10_000);
     console.log(

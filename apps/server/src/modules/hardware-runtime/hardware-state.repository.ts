@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { firmwareHistory, hardware, hardwareConnectionHistory } from '../../db/schema.js';
@@ -45,6 +45,15 @@ export async function setAllOffline(db: Db, at: Date): Promise<string[]> {
   if (rows.length) {
     await db.insert(hardwareConnectionHistory).values(rows.map((r) => ({ hardwareId: r.id, online: false, reason: 'restart', at })));
   }
+  return rows.map((r) => r.id);
+}
+
+/** Boards offline since `since` (what went offline around an outage of the server's broker link). */
+export async function listOfflineSince(db: Db, since: Date): Promise<string[]> {
+  const rows = await db
+    .select({ id: hardware.id })
+    .from(hardware)
+    .where(and(eq(hardware.online, false), gte(hardware.lastOnlineChange, since)));
   return rows.map((r) => r.id);
 }
 

@@ -17,11 +17,13 @@ import { createOutboundFetch } from './lib/outbound-fetch.js';
 import { Readiness } from './lib/readiness.js';
 import { createDetachedSecretBox } from './lib/secret-box.js';
 import { createLogRecorder } from './modules/logging/log-recorder.js';
+import { createAuditLog } from './modules/audit/audit.service.js';
 import { createMailer } from './mail/mailer.js';
 import { createInProcessHub } from './realtime/hub.js';
 import { createRedisHub } from './realtime/redis-hub.js';
 import { setPlatformAdmin, signOutUserByEmail } from './modules/auth/user-admin.service.js';
 import { createUser } from './modules/auth/users.service.js';
+import { AUDIT_USAGE, runAuditCli } from './modules/audit/audit-cli.js';
 import { BACKUP_USAGE, runBackupCli } from './modules/backup/backup-cli.js';
 import { BackupError } from './modules/backup/backup.service.js';
 import { GUMBAND_USAGE, runGumbandCli } from './compat/gumband/convert-manifest-cli.js';
@@ -32,6 +34,7 @@ const USAGE = `Usage:
   plinth user platform-admin --email <email> (--grant | --revoke)
 ${BACKUP_USAGE}
 ${GUMBAND_USAGE}
+${AUDIT_USAGE}
 
 Uses the same DATA_DIR / DATABASE_URL (and .env) as the server. With the embedded database, run it
 while the server is stopped (or point both at DATABASE_URL). With REDIS_URL set, running servers
@@ -92,6 +95,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
   const [area, action, ...rest] = argv;
   if (area === 'backup' || area === 'restore') return runGuarded(() => runBackupCli(area, argv.slice(1), { out, err }), err);
   if (area === 'gumband') return runGuarded(() => runGumbandCli(argv.slice(1), { out, err }), err);
+  if (area === 'audit') return runGuarded(() => runAuditCli(argv.slice(1), { out, err }), err);
   const command = area === 'user' && action ? COMMANDS[action] : undefined;
   if (!command) {
     err.write(`${USAGE}\n`);
@@ -138,6 +142,7 @@ export async function runCli(argv: string[], out: Output = process.stdout, err: 
         hardwareGateway: createDetachedHardwareGateway(),
         // What a command records is stored before it ends; no lease is read (no console is live here).
         logs,
+        audit: createAuditLog({ db: database.db, clock: systemClock }),
         // Counted nowhere and never ready: a command serves no traffic.
         metrics: createMetrics(),
         readiness: new Readiness(),

@@ -10,6 +10,7 @@ import type { OutboundFetch } from './lib/outbound-fetch.js';
 import type { Readiness } from './lib/readiness.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { Mailer } from './mail/mailer.js';
+import type { AuditLog } from './modules/audit/ports.js';
 import type { LogRecorder } from './modules/logging/ports.js';
 import type { Notifications } from './modules/notifications/ports.js';
 import type { Scheduler } from './modules/scheduling/ports.js';
@@ -38,6 +39,8 @@ export type AppDeps = {
   hardwareGateway: HardwareGateway;
   /** The one log recorder: what devices log and what the server saw happen to them, stored in batches and pushed live while leased. */
   logs: LogRecorder;
+  /** The audit log: every change a person or an API key made, appended to its organization's hash chain (modules/audit). */
+  audit: AuditLog;
   /** Stored files (exhibit files, firmware): local disk or an S3-compatible store (FILE_STORE_URL). */
   files: FileStore;
   /** This node's metrics (docs/operations.md): the parts that know a number count it or tell where to read it. */

@@ -26,3 +26,4 @@ export * from './api/scheduling.js';
 export * from './api/people.js';
 export * from './api/operations.js';
 export * from './api/api-keys.js';
+export * from './api/audit.js';

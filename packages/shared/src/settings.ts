@@ -10,10 +10,12 @@ export const SETTING_IDS = {
   siteTimeZone: 'site_time_zone',
   /** Organization: 'true' when every password account with a role in it must use two-factor sign-in. */
   requireTwoFactor: 'require_two_factor',
+  /** Organization: how many days its audit log keeps entries (DEFAULT_AUDIT_RETENTION_DAYS by default). */
+  auditRetentionDays: 'audit_retention_days',
 } as const;
 
-/** `switch`: 'true' or 'false'. */
-export type SettingKind = 'text' | 'contentManager' | 'analytics' | 'reportUrl' | 'timeZone' | 'switch';
+/** `switch`: 'true' or 'false'; `days`: a whole number of days (MIN_AUDIT_RETENTION_DAYS to MAX_AUDIT_RETENTION_DAYS). */
+export type SettingKind = 'text' | 'contentManager' | 'analytics' | 'reportUrl' | 'timeZone' | 'switch' | 'days';
 
 export type SettingDefinition = {
   idString: string;
@@ -31,6 +33,7 @@ export const ORGANIZATION_SETTINGS: readonly SettingDefinition[] = [
   { idString: 'support_contact', display: 'Support Contact', kind: 'text', defaultValue: '', inherited: true },
   { idString: 'time_zone', display: 'Time Zone', kind: 'text', defaultValue: 'UTC', inherited: true },
   { idString: SETTING_IDS.requireTwoFactor, display: 'Require Two-Factor Sign-In', kind: 'switch', defaultValue: 'false' },
+  { idString: SETTING_IDS.auditRetentionDays, display: 'Audit Log Retention (days)', kind: 'days', defaultValue: '365' },
 ];
 
 /** Settings every site is created with. */

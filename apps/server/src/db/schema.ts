@@ -11,3 +11,4 @@ export * from './schema-scheduling.js';
 export * from './schema-people.js';
 export * from './schema-two-factor.js';
 export * from './schema-api-keys.js';
+export * from './schema-audit.js';

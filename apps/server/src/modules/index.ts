@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
+import { auditRoutes } from './audit/audit.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { signInRoutes } from './auth/sign-in.routes.js';
 import { authenticated } from './auth/authenticated.js';
@@ -74,6 +75,7 @@ const SIGNED_IN_ROUTES = [
   loggingRoutes,
   reportingRoutes,
   schedulingRoutes,
+  auditRoutes,
 ];
 
 /**

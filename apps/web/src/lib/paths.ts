@@ -15,6 +15,11 @@ export const paths = {
     `/organization/${orgId}/site/${siteId}/exhibits/${exhibitId}/${tab}`,
   hardware: (orgId: string, siteId: string, hardwareId: string, tab = 'overview') =>
     `/organization/${orgId}/site/${siteId}/hardware/${hardwareId}/${tab}`,
+  /** The organization's audit log, optionally filtered to one site, exhibit or board. */
+  auditLog: (orgId: string, filter: { siteId?: string; exhibitId?: string; hardwareId?: string } = {}) => {
+    const query = new URLSearchParams(Object.entries(filter).filter((entry): entry is [string, string] => Boolean(entry[1]))).toString();
+    return `/organization/${orgId}/audit-log${query ? `?${query}` : ''}`;
+  },
   notFound: () => '/notfound',
   forbidden: () => '/forbidden',
 };

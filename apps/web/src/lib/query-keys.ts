@@ -13,6 +13,9 @@ export type ExhibitReportKey = { start: number; end: number; interval: number; f
 /** The range of scheduled events a calendar shows (ISO date-times). */
 export type ScheduleRangeKey = { start: string; end: string };
 
+/** One page of an organization's audit log: its filters (as sent) and the cursor of the page. */
+export type AuditPageKey = Record<string, string | number | undefined>;
+
 /** The hardware report's window (epoch ms) and the viewer's zone. */
 export type HardwareReportKey = { start: number; end: number; timeZone: string };
 
@@ -75,4 +78,6 @@ export const queryKeys = {
   /** Reports are read afresh on Fetch; they sit apart from the device records, which live events invalidate. */
   exhibitReport: (id: string, report: ExhibitReportKey) => ['report', 'exhibit', id, report] as const,
   hardwareReport: (id: string, report: HardwareReportKey) => ['report', 'hardware', id, report] as const,
+  /** One page of an organization's audit log (read afresh each time it is shown). */
+  auditPage: (organizationId: string, page: AuditPageKey) => ['audit', organizationId, page] as const,
 };

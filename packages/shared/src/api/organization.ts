@@ -6,7 +6,7 @@ export const SettingSchema = z.object({
   idString: z.string(),
   display: z.string(),
   value: z.string(),
-  kind: z.enum(['text', 'contentManager', 'analytics', 'reportUrl', 'timeZone', 'switch']),
+  kind: z.enum(['text', 'contentManager', 'analytics', 'reportUrl', 'timeZone', 'switch', 'days']),
   /** Set when the setting belongs to (and is inherited from) the organization. */
   OrganizationId: Id.nullable(),
   /** Set when the setting belongs to the site. */

@@ -1,6 +1,7 @@
 import { defaultSettingValue, ORG_FILE_PREFIX, type FileConflicts, type ManifestSetting, type SettingValue } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { listChanged, settingSaved } from '../exhibit-runtime/exhibit-settings.service.js';
 import { recordExhibit } from '../logging/records.js';
@@ -24,7 +25,7 @@ export async function findScheduledEventConflicts(deps: AppDeps, where: { exhibi
 }
 
 /** DELETE /content/files/: the file, and whether the caller confirmed resetting what uses it; `by` is who (an email). */
-export type FileDelete = { exhibitId: string; siteId: string; fileName: string; confirm: boolean; by: string };
+export type FileDelete = { exhibitId: string; siteId: string; fileName: string; confirm: boolean; by: string; audit: AuditContext };
 
 function conflict(fileName: string, conflicts: { uses: FileSettingUse[]; events: FileConflicts['events'] }): AppError {
   const settings = presentConflictSettings(conflicts.uses);
@@ -71,6 +72,16 @@ export async function deleteFile(deps: AppDeps, del: FileDelete): Promise<{ ok: 
   if (events.length) for (const exhibitId of exhibitIds) announceSchedulesChanged(deps, exhibitId);
   await removeObjects(deps, [result.objectKey]);
   recordExhibit(deps.logs, owner.id, { eventType: 'file', message: `File "${fileName}" deleted by ${del.by}` });
+  await deps.audit.record(del.audit, {
+    organizationId: owner.organizationId,
+    siteId: owner.siteId,
+    exhibitId: owner.id,
+    resource: 'file',
+    resourceId: fileName,
+    action: 'delete',
+    before: { name: fileName },
+    after: { settingsReset: result.uses.length, eventsChanged: events.length },
+  });
   await announceFilesChanged(deps, owner, { deleted: [fileName] });
   return { ok: true, reset: { settings: presentConflictSettings(result.uses), events } };
 }

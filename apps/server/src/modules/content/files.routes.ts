@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ContentDeleteQuery, ContentDeleteResponse, ContentFilesQuery, ContentFilesResponse, ContentUploadResponse, type Right } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { actorOf } from '../auth/actor.js';
+import { auditContext } from '../audit/audit-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
 import { deleteFile } from './file-delete.service.js';
@@ -33,13 +34,13 @@ export function filesRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const maxBytes = deps.config.MAX_FILE_BYTES;
         // The parser stops reading a part at the limit (nothing larger is read) and keeps names as sent, to check them.
         const parts = request.files({ limits: { fileSize: maxBytes, files: MAX_FILES_PER_UPLOAD, fields: 20 }, preservePath: true });
-        return uploadFiles(deps, { ...request.query, parts: parts as AsyncIterable<UploadPart>, by: actorOf(request).label, maxBytes });
+        return uploadFiles(deps, { ...request.query, parts: parts as AsyncIterable<UploadPart>, by: actorOf(request).label, maxBytes, audit: auditContext(request) });
       },
     );
 
     app.delete('/content/files/', { schema: { tags, querystring: ContentDeleteQuery, response: { 200: ContentDeleteResponse } } }, async (request) => {
       await authorize(request, request.query.exhibitId, 'editFiles');
-      return deleteFile(deps, { ...request.query, by: actorOf(request).label });
+      return deleteFile(deps, { ...request.query, by: actorOf(request).label, audit: auditContext(request) });
     });
   };
 }

@@ -3,6 +3,7 @@ import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileNameProblem, type ContentFile, type ContentFiles } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { tooLarge } from '../../lib/file-store.js';
 import { listOrganizationFiles } from '../content-manager/media-library.service.js';
@@ -103,7 +104,7 @@ export async function removeObjects(deps: AppDeps, keys: string[]): Promise<void
 export type UploadPart = { fieldname: string; filename: string; mimetype: string; file: Readable };
 
 /** POST /content/files/upload: the parts as they arrive, who uploads, and the size limit per file. */
-export type FileUpload = { exhibitId: string; siteId: string; parts: AsyncIterable<UploadPart>; by: string; maxBytes: number };
+export type FileUpload = { exhibitId: string; siteId: string; parts: AsyncIterable<UploadPart>; by: string; maxBytes: number; audit: AuditContext };
 
 /**
  * Stores every part under a new key, then points the names at them in one transaction, then
@@ -125,6 +126,11 @@ export async function uploadFiles(deps: AppDeps, upload: FileUpload): Promise<{ 
   }
   await removeObjects(deps, rows.replacedKeys);
   for (const file of stored) recordExhibit(deps.logs, owner.id, { eventType: 'file', message: `File "${file.name}" uploaded by ${upload.by} (${file.size} bytes)` });
+  const place = { organizationId: owner.organizationId, siteId: owner.siteId, exhibitId: owner.id, resource: 'file' };
+  for (const file of stored) {
+    const replaced = rows.replacedKeys.length > 0;
+    await deps.audit.record(upload.audit, { ...place, resourceId: file.name, action: 'upload', after: { name: file.name, size: file.size, replaced } });
+  }
   await announceFilesChanged(deps, owner, { uploaded: stored.map((s) => s.name) });
   // In the order of the selection.
   const byName = new Map(rows.rows.map((row) => [row.name, row]));

@@ -15,6 +15,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { actorOf } from '../auth/actor.js';
+import { auditContext } from '../audit/audit-context.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
 import { authorizeExhibitItems } from '../access/item-access.js';
 import { fireControl, getManifest, setOpMode } from './exhibit-runtime.service.js';
@@ -53,7 +54,7 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, settingId } = request.params;
         const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveSetting(deps, id, { settingId, ...request.body, by: actorOf(request).label, access });
+        await saveSetting(deps, id, { settingId, ...request.body, by: actorOf(request).label, access, audit: auditContext(request) });
         return ok;
       },
     );
@@ -64,14 +65,14 @@ export function exhibitRuntimeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { id, settingId } = request.params;
         const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId, by: actorOf(request).label, access });
+        await saveStrapiContent(deps, id, { settingId, contentId: request.body.contentId, by: actorOf(request).label, access, audit: auditContext(request) });
         return ok;
       },
     );
 
     app.post(`${base}/opMode`, { schema: { tags, params: IdParams, body: OpModeBody, response: { 200: OkSchema } } }, async (request) => {
       await authorizeExhibit(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'operate' });
-      await setOpMode(deps, request.params.id, { mode: request.body.opMode, by: actorOf(request).label });
+      await setOpMode(deps, request.params.id, { mode: request.body.opMode, by: actorOf(request).label, audit: auditContext(request) });
       return ok;
     });
 

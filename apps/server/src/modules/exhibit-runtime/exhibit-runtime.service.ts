@@ -3,6 +3,8 @@ import { presentOpModeChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ItemAccess } from '../access/item-access.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { recordExhibitChange } from '../audit/audit-record.js';
 import { recordExhibit } from '../logging/records.js';
 import {
   findControl,
@@ -100,9 +102,13 @@ async function findItemToFire(deps: AppDeps, control: ControlRow, itemId: string
 }
 
 /** The console switched the op mode (`by`: who, an email): stored, pushed to the exhibit, published to consoles, logged. */
-export async function setOpMode(deps: AppDeps, exhibitId: string, change: { mode: OpMode; by: string }): Promise<void> {
+export async function setOpMode(deps: AppDeps, exhibitId: string, change: { mode: OpMode; by: string; audit?: AuditContext }): Promise<void> {
   const { mode, by } = change;
+  const before = (await getExhibitState(deps, exhibitId)).opMode;
   await updateOpMode(deps.db, exhibitId, mode);
+  if (change.audit) {
+    await recordExhibitChange(deps, change.audit, { exhibitId, resource: 'exhibit', resourceId: exhibitId, action: 'opMode', before: { opMode: before }, after: { opMode: mode } });
+  }
   deps.exhibitGateway.send(exhibitId, presentOpModeMessage(mode));
   deps.hub.publish('exhibit', exhibitId, presentOpModeChanged({ exhibitId, opMode: mode }));
   recordExhibit(deps.logs, exhibitId, { eventType: 'opMode', message: `Op mode set to ${mode} by ${by}` });

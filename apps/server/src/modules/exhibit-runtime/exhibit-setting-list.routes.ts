@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CopyListItemBody, CreateListItemBody, DeleteListItemQuery, OkSchema, OrderListBody, SettingListParams } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import { authorizeExhibitItems } from '../access/item-access.js';
 import { copyListItem, createListItem, deleteListItem, orderListItems } from './exhibit-settings.service.js';
 
@@ -15,28 +16,28 @@ export function exhibitSettingListRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.post(path, { schema: { ...schema, body: CreateListItemBody } }, async (request) => {
       const { id, listId } = request.params;
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-      await createListItem(deps, id, { listId, listName: request.body.listName, access });
+      await createListItem(deps, id, { listId, listName: request.body.listName, access, audit: auditContext(request) });
       return ok;
     });
 
     app.post(`${path}/settinglistitem`, { schema: { ...schema, body: CopyListItemBody } }, async (request) => {
       const { id, listId } = request.params;
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-      await copyListItem(deps, id, { listId, listName: request.body.listName, sourceName: request.body.settingListItem, access });
+      await copyListItem(deps, id, { listId, listName: request.body.listName, sourceName: request.body.settingListItem, access, audit: auditContext(request) });
       return ok;
     });
 
     app.post(`${path}/order`, { schema: { ...schema, body: OrderListBody } }, async (request) => {
       const { id, listId } = request.params;
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-      await orderListItems(deps, id, { listId, order: request.body.order, access });
+      await orderListItems(deps, id, { listId, order: request.body.order, access, audit: auditContext(request) });
       return ok;
     });
 
     app.delete(path, { schema: { ...schema, querystring: DeleteListItemQuery } }, async (request) => {
       const { id, listId } = request.params;
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: id, right: 'editSettings' });
-      await deleteListItem(deps, id, { listId, listName: request.query.listName, access });
+      await deleteListItem(deps, id, { listId, listName: request.query.listName, access, audit: auditContext(request) });
       return ok;
     });
   };

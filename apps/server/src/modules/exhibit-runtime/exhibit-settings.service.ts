@@ -3,6 +3,8 @@ import { presentSettingChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ItemAccess } from '../access/item-access.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { recordExhibitChange } from '../audit/audit-record.js';
 import type { ContentEntry } from '../content-manager/content-manager.presenter.js';
 import { getStrapiEntry } from '../content-manager/strapi-content.service.js';
 import { recordExhibit, shownValue } from '../logging/records.js';
@@ -41,7 +43,7 @@ function assertNotFollower(state: ExhibitState): void {
  * (and list, when ambiguous); `by` is who saved it (an email), for the exhibit's log; `access`
  * what they may change (SERVER_ITEM_ACCESS when the server saves it).
  */
-export type SettingSave = { settingId: string; value: unknown; listName?: string; listId?: string; by?: string; access: ItemAccess };
+export type SettingSave = { settingId: string; value: unknown; listName?: string; listId?: string; by?: string; access: ItemAccess; audit?: AuditContext };
 
 type SettingTarget = { setting: SettingRow; list: SettingListRow | null };
 
@@ -85,6 +87,11 @@ export async function saveSetting(deps: AppDeps, exhibitId: string, save: Settin
   const where = target.list ? ` of "${save.listName}" in list "${target.list.manifestId}"` : '';
   const message = `Setting "${target.setting.manifestId}"${where} saved by ${save.by ?? 'the server'}: ${shownValue(checked.value)}`;
   recordExhibit(deps.logs, exhibitId, { eventType: 'setting', message });
+  if (save.audit) {
+    const resourceId = target.list ? `${target.list.manifestId}/${save.listName}/${target.setting.manifestId}` : target.setting.manifestId;
+    const before = target.list ? undefined : { value: target.setting.value };
+    await recordExhibitChange(deps, save.audit, { exhibitId, resource: 'exhibitSetting', resourceId, action: 'update', before, after: { value: checked.value } });
+  }
   await copyToFollowers(deps, { leaderId: exhibitId, only: { settingId: target.setting.manifestId, listId: target.list?.manifestId } });
   return { version };
 }
@@ -149,7 +156,7 @@ export async function listChanged(deps: AppDeps, exhibitId: string, listId: stri
 }
 
 /** A StrapiContent setting's chosen content id (null: none), who chose it and what they may change. */
-export type StrapiContentSave = { settingId: string; contentId: string | number | null; by?: string; access: ItemAccess };
+export type StrapiContentSave = { settingId: string; contentId: string | number | null; by?: string; access: ItemAccess; audit?: AuditContext };
 
 /**
  * PUT .../strapi-content/{settingId}: the content id chosen for a StrapiContent setting. The
@@ -162,7 +169,7 @@ export async function saveStrapiContent(deps: AppDeps, exhibitId: string, save: 
     throw new AppError('ValidationError', `Setting "${target.setting.manifestId}" is not a StrapiContent setting`);
   }
   const value = save.contentId === null ? null : String(save.contentId);
-  return saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value, by: save.by, access: save.access });
+  return saveSetting(deps, exhibitId, { settingId: target.setting.manifestId, value, by: save.by, access: save.access, audit: save.audit });
 }
 
 /** What to copy from a leader: everything, or (`only`) one plain setting or one list. */
@@ -235,7 +242,7 @@ export async function syncFollowers(deps: AppDeps, leaderId: string): Promise<{ 
 }
 
 /** A setting list (by row id or manifest id), one item name in it, and what the caller may change. */
-export type ListItemRef = { listId: string; listName: string; access: ItemAccess };
+export type ListItemRef = { listId: string; listName: string; access: ItemAccess; audit: AuditContext };
 
 /** The list with its settings' definitions, when the caller may change it. */
 async function findList(deps: AppDeps, exhibitId: string, ref: { listId: string; access: ItemAccess }) {
@@ -254,8 +261,14 @@ async function addListItem(deps: AppDeps, item: { listId: string; listName: stri
   await insertListItem(deps.db, item);
 }
 
-/** Every list change ends the same way: the exhibit and consoles learn it, followers copy it. */
-async function afterListChange(deps: AppDeps, exhibitId: string, list: SettingListRow): Promise<void> {
+/** What a list change was, for the audit log (the resource id is `list/item`, or the list for a new order). */
+type ListChange = { list: SettingListRow; audit: AuditContext; action: 'create' | 'update' | 'delete'; itemName?: string; before?: unknown; after?: unknown };
+
+/** Every list change ends the same way: recorded, the exhibit and consoles learn it, followers copy it. */
+async function afterListChange(deps: AppDeps, exhibitId: string, change: ListChange): Promise<void> {
+  const { list, audit, action, itemName, before, after } = change;
+  const resourceId = itemName === undefined ? list.manifestId : `${list.manifestId}/${itemName}`;
+  await recordExhibitChange(deps, audit, { exhibitId, resource: 'settingListItem', resourceId, action, before, after });
   await listChanged(deps, exhibitId, list.id);
   await copyToFollowers(deps, { leaderId: exhibitId, only: { listId: list.manifestId } });
 }
@@ -264,8 +277,9 @@ async function afterListChange(deps: AppDeps, exhibitId: string, list: SettingLi
 export async function createListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef): Promise<void> {
   assertNotFollower(await getExhibitState(deps, exhibitId));
   const { list, templates } = await findList(deps, exhibitId, ref);
-  await addListItem(deps, { listId: list.id, listName: ref.listName, values: normalizeItemValues(templates, {}) });
-  await afterListChange(deps, exhibitId, list);
+  const values = normalizeItemValues(templates, {});
+  await addListItem(deps, { listId: list.id, listName: ref.listName, values });
+  await afterListChange(deps, exhibitId, { list, audit: ref.audit, action: 'create', itemName: ref.listName, after: values });
 }
 
 /** POST .../settinglist/{listId}/settinglistitem: a copy of the item `sourceName` under a new name. */
@@ -276,11 +290,15 @@ export async function copyListItem(deps: AppDeps, exhibitId: string, ref: ListIt
   if (!source) throw new AppError('NotFound', `The list "${list.manifestId}" has no item "${ref.sourceName}".`);
   const values = normalizeItemValues(templates, source.values as Record<string, unknown>);
   await addListItem(deps, { listId: list.id, listName: ref.listName, values });
-  await afterListChange(deps, exhibitId, list);
+  await afterListChange(deps, exhibitId, { list, audit: ref.audit, action: 'create', itemName: ref.listName, after: { copyOf: ref.sourceName, values } });
 }
 
 /** POST .../settinglist/{listId}/order: item names in their new order. */
-export async function orderListItems(deps: AppDeps, exhibitId: string, change: { listId: string; order: string[]; access: ItemAccess }): Promise<void> {
+export async function orderListItems(
+  deps: AppDeps,
+  exhibitId: string,
+  change: { listId: string; order: string[]; access: ItemAccess; audit: AuditContext },
+): Promise<void> {
   assertNotFollower(await getExhibitState(deps, exhibitId));
   const { order } = change;
   const { list } = await findList(deps, exhibitId, change);
@@ -291,15 +309,17 @@ export async function orderListItems(deps: AppDeps, exhibitId: string, change: {
   // Items left out keep their relative order after the named ones.
   const rest = items.filter((i) => !order.includes(i.listName)).sort((a, b) => a.order - b.order).map((i) => i.listName);
   await reorderListItems(deps.db, list.id, [...order, ...rest]);
-  await afterListChange(deps, exhibitId, list);
+  const before = { order: [...items].sort((a, b) => a.order - b.order).map((i) => i.listName) };
+  await afterListChange(deps, exhibitId, { list, audit: change.audit, action: 'update', before, after: { order: [...order, ...rest] } });
 }
 
 /** DELETE .../settinglist/{listId}?listName */
 export async function deleteListItem(deps: AppDeps, exhibitId: string, ref: ListItemRef): Promise<void> {
   assertNotFollower(await getExhibitState(deps, exhibitId));
   const { list } = await findList(deps, exhibitId, ref);
+  const item = await findListItem(deps.db, list.id, ref.listName);
   if (!(await deleteListItemRow(deps.db, list.id, ref.listName))) {
     throw new AppError('NotFound', `The list "${list.manifestId}" has no item "${ref.listName}".`);
   }
-  await afterListChange(deps, exhibitId, list);
+  await afterListChange(deps, exhibitId, { list, audit: ref.audit, action: 'delete', itemName: ref.listName, before: item?.values });
 }

@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { EXHIBIT_CREDENTIAL_TTL_MS, type ExhibitCredential } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { recordExhibitChange } from '../audit/audit-record.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashSecret, newSecret } from '../../lib/crypto.js';
 import { recordExhibit } from '../logging/records.js';
@@ -18,11 +20,13 @@ import {
 export async function createExhibitToken(
   deps: AppDeps,
   exhibitId: string,
-  create: { name: string; by: string },
+  create: { name: string; by: string; audit: AuditContext },
 ): Promise<{ id: string; name: string; createdAt: string; token: string }> {
   const token = newSecret();
   const row = await insertExhibitToken(deps.db, { exhibitId, name: create.name, tokenHash: hashSecret(token) });
   recordExhibit(deps.logs, exhibitId, { eventType: 'token', message: `Token "${row.name}" created by ${create.by}` });
+  const after = { name: row.name };
+  await recordExhibitChange(deps, create.audit, { exhibitId, resource: 'exhibitToken', resourceId: row.id, action: 'create', after });
   return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), token };
 }
 
@@ -35,11 +39,14 @@ export async function findExhibitToken(deps: AppDeps, tokenId: string): Promise<
 }
 
 /** Deletes a token (`by`: who, an email) and disconnects the exhibits that authenticated with it. */
-export async function deleteExhibitToken(deps: AppDeps, token: { id: string; name: string }, by: string): Promise<void> {
+export async function deleteExhibitToken(deps: AppDeps, token: { id: string; name: string }, revoke: { by: string; audit: AuditContext }): Promise<void> {
+  const { by } = revoke;
   const row = await deleteExhibitTokenRow(deps.db, token.id);
   if (!row) return;
   deps.exhibitGateway.disconnectToken(row.exhibitId, token.id);
   recordExhibit(deps.logs, row.exhibitId, { eventType: 'token', message: `Token "${token.name}" revoked by ${by}` });
+  const before = { name: token.name };
+  await recordExhibitChange(deps, revoke.audit, { exhibitId: row.exhibitId, resource: 'exhibitToken', resourceId: token.id, action: 'revoke', before });
 }
 
 /**

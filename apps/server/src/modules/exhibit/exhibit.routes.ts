@@ -10,6 +10,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { actorOf } from '../auth/actor.js';
+import { auditContext } from '../audit/audit-context.js';
 import {
   createExhibit,
   deleteExhibit,
@@ -39,7 +40,7 @@ export function exhibitRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     }
 
     app.post(base, { schema: { tags, body: CreateExhibitBody, response: { 200: ExhibitSchema } } }, async (request) =>
-      createExhibit(deps, await request.grants(), request.body),
+      createExhibit(deps, await request.grants(), { ...request.body, audit: auditContext(request) }),
     );
 
     app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: ExhibitSchema } } }, async (request) =>
@@ -49,11 +50,11 @@ export function exhibitRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateExhibitBody, response: { 200: ExhibitSchema } } },
-      async (request) => updateExhibit(deps, await request.grants(), { ...request.body, id: request.params.id }),
+      async (request) => updateExhibit(deps, await request.grants(), { ...request.body, id: request.params.id, audit: auditContext(request) }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      await deleteExhibit(deps, await request.grants(), { id: request.params.id, by: actorOf(request).label });
+      await deleteExhibit(deps, await request.grants(), { id: request.params.id, by: actorOf(request).label, audit: auditContext(request) });
       return { ok: true as const };
     });
   };

@@ -2,6 +2,9 @@ import { type Exhibit, type Right, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertRight, type Grants, type SiteRef } from '../access/grants.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { fieldChanges } from '../audit/audit-chain.js';
+import { recordExhibitChange } from '../audit/audit-record.js';
 import { findSiteRef } from '../access/refs.repository.js';
 import { pushExhibitFiles } from '../content/files.service.js';
 import { removeStoredObjects } from '../content/stored-objects.service.js';
@@ -115,10 +118,12 @@ export async function assertSiteRight(deps: AppDeps, grants: Grants, { siteId, r
 export async function createExhibit(
   deps: AppDeps,
   grants: Grants,
-  input: { name: string; siteId: string; mqttPath?: string },
+  input: { name: string; siteId: string; mqttPath?: string; audit: AuditContext },
 ): Promise<Exhibit> {
   await assertSiteRight(deps, grants, { siteId: input.siteId, right: 'manageDevices' });
   const exhibit = await insertExhibit(deps.db, { siteId: input.siteId, name: input.name, mqttPath: input.mqttPath ?? '' });
+  const after = { name: exhibit.name, siteId: input.siteId, mqttPath: exhibit.mqttPath };
+  await recordExhibitChange(deps, input.audit, { exhibitId: exhibit.id, resource: 'exhibit', resourceId: exhibit.id, action: 'create', after });
   return presentOne(deps, grants, exhibit.id);
 }
 
@@ -149,8 +154,8 @@ export async function setManifestLockByExhibit(deps: AppDeps, exhibitId: string,
 }
 
 /** Renames, re-addresses, re-leads or (un)locks an exhibit; each field needs its own right. */
-export async function updateExhibit(deps: AppDeps, grants: Grants, change: ExhibitUpdate & { id: string }): Promise<Exhibit> {
-  const { id, ...update } = change;
+export async function updateExhibit(deps: AppDeps, grants: Grants, change: ExhibitUpdate & { id: string; audit: AuditContext }): Promise<Exhibit> {
+  const { id, audit, ...update } = change;
   const { record, role } = await visibleExhibit(deps, grants, id);
   const fields = (Object.keys(UPDATE_RIGHTS) as (keyof ExhibitUpdate)[]).filter((key) => update[key] !== undefined);
   for (const field of fields) assertRight(role, UPDATE_RIGHTS[field]);
@@ -161,6 +166,7 @@ export async function updateExhibit(deps: AppDeps, grants: Grants, change: Exhib
     leaderId: update.leaderId,
     manifestLocked: update.manifestLocked,
   });
+  await recordExhibitUpdate(deps, audit, { record, update });
   const touched = new Set([id]);
   if (update.leaderId !== undefined) {
     if (record.leaderId) touched.add(record.leaderId);
@@ -172,9 +178,26 @@ export async function updateExhibit(deps: AppDeps, grants: Grants, change: Exhib
   return presentOne(deps, grants, id);
 }
 
+/**
+ * The audit entry of an update: a change of the manifest lock is recorded as `lock` or `unlock`,
+ * any other field as `update`, each with the changed fields before and after.
+ */
+async function recordExhibitUpdate(
+  deps: AppDeps,
+  audit: AuditContext,
+  change: { record: ExhibitRecord; update: ExhibitUpdate },
+): Promise<void> {
+  const { record, update } = change;
+  const changed = fieldChanges<ExhibitUpdate>(record, update);
+  if (!changed) return;
+  const { before, after, fields } = changed;
+  const action = fields.length === 1 && fields[0] === 'manifestLocked' ? (update.manifestLocked ? 'lock' : 'unlock') : 'update';
+  await recordExhibitChange(deps, audit, { exhibitId: record.id, resource: 'exhibit', resourceId: record.id, action, before, after });
+}
+
 /** Deletes an unlocked exhibit (`by`: who, an email or an API key's label); a locked one answers 409 LockedExhibits naming it. */
-export async function deleteExhibit(deps: AppDeps, grants: Grants, deletion: { id: string; by: string }): Promise<void> {
-  const { id, by } = deletion;
+export async function deleteExhibit(deps: AppDeps, grants: Grants, target: { id: string; by: string; audit: AuditContext }): Promise<void> {
+  const { id, by } = target;
   const { record, role } = await visibleExhibit(deps, grants, id);
   assertRight(role, 'manageDevices');
   if (record.manifestLocked) {
@@ -185,6 +208,16 @@ export async function deleteExhibit(deps: AppDeps, grants: Grants, deletion: { i
   const followers = await listFollowers(deps.db, [record.id]);
   // Queued before the rows go: the mails hold their whole text and leave once they are gone.
   await notifyExhibitDeleted(deps, { exhibitId: id, by });
+  const before = { name: record.name, siteId: record.siteId, mqttPath: record.mqttPath };
+  await deps.audit.record(target.audit, {
+    organizationId: record.organizationId,
+    siteId: record.siteId,
+    exhibitId: id,
+    resource: 'exhibit',
+    resourceId: id,
+    action: 'delete',
+    before,
+  });
   await deleteExhibitRow(deps.db, id);
   deps.hub.publish('exhibit', id, { type: 'exhibit.deleted', exhibitId: id });
   const touched = [...followers.map((f) => f.id), ...(record.leaderId ? [record.leaderId] : [])];

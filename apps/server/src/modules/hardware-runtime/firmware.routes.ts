@@ -14,6 +14,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { actorOf } from '../auth/actor.js';
+import { auditContext } from '../audit/audit-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { createFirmwareStore } from './firmware-store.js';
 import {
@@ -51,7 +52,7 @@ export function firmwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
     app.post('/hardware-mgmt/firmware', { schema: { tags: hw, body: CreateFirmwareBody, response: { 200: FirmwareSchema } } }, async (request) => {
       await authorizeHardware(db, await request.grants(), { hardwareId: request.body.hardwareId, right: 'operate' });
-      return createFirmware(deps, store, request.body);
+      return createFirmware(deps, store, { ...request.body, audit: auditContext(request) });
     });
     app.post(
       '/hardware-mgmt/firmware/:id/upload',
@@ -59,13 +60,13 @@ export function firmwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const row = await getFirmwareRow(deps, request.params.id);
         await authorizeHardware(db, await request.grants(), { hardwareId: row.hardwareId, right: 'operate' });
-        return pushFirmware(deps, row, actorOf(request).label);
+        return pushFirmware(deps, row, { by: actorOf(request).label, audit: auditContext(request) });
       },
     );
     app.delete('/hardware-mgmt/firmware/:id', { schema: { tags: hw, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
       const row = await getFirmwareRow(deps, request.params.id);
       await authorizeHardware(db, await request.grants(), { hardwareId: row.hardwareId, right: 'operate' });
-      await deleteFirmware(deps, row.id);
+      await deleteFirmware(deps, row, auditContext(request));
       return { ok: true as const };
     });
 
@@ -79,7 +80,7 @@ export function firmwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         if (!request.isMultipart()) throw new AppError('ValidationError', 'file: send the firmware as multipart form data');
         const file = await request.file();
         if (!file) throw new AppError('ValidationError', 'file: is required');
-        return saveFirmwareFile(deps, store, { hardwareId: ref.id, fileName: request.query.firmwareName ?? file.filename, content: file.file });
+        return saveFirmwareFile(deps, store, { hardwareId: ref.id, fileName: request.query.firmwareName ?? file.filename, content: file.file, audit: auditContext(request) });
       },
     );
     app.delete(
@@ -87,7 +88,7 @@ export function firmwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags: content, querystring: FirmwareFileDeleteQuery, response: { 200: OkSchema } } },
       async (request) => {
         const ref = await operableBoard(request, request.query);
-        await deleteFirmwareFile(deps, store, { hardwareId: ref.id, fileName: request.query.firmware });
+        await deleteFirmwareFile(deps, store, { hardwareId: ref.id, fileName: request.query.firmware, audit: auditContext(request) });
         return { ok: true as const };
       },
     );

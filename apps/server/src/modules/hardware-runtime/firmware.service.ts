@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { cleanFirmwareFileName, firmwareKindOfFile, Id, type Firmware, type FirmwareHistoryEntry, type FirmwareList } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { recordHardwareChange } from '../audit/audit-record.js';
 import { AppError } from '../../lib/app-error.js';
 import { recordHardware } from '../logging/records.js';
 import type { FirmwareStore } from './firmware-store.js';
@@ -34,7 +36,7 @@ export async function listFirmware(deps: AppDeps, hardwareId: string): Promise<F
 }
 
 /** A firmware file as uploaded: for which hardware, under which name, its bytes. */
-export type FirmwareUpload = { hardwareId: string; fileName: string; content: Readable };
+export type FirmwareUpload = { hardwareId: string; fileName: string; content: Readable; audit: AuditContext };
 
 /**
  * Stores an uploaded firmware file (the record is created by the next call). A file that a
@@ -56,6 +58,8 @@ export async function saveFirmwareFile(deps: AppDeps, store: FirmwareStore, uplo
     throw new AppError('Conflict', `A firmware named "${clean}" already exists for this hardware. Rename the file or delete that firmware first.`);
   }
   const saved = await store.save(hardwareId, clean, content);
+  const after = { fileName: clean, size: saved.size };
+  await recordHardwareChange(deps, upload.audit, { hardwareId, resource: 'firmwareFile', resourceId: clean, action: 'upload', after });
   return { fileName: clean, fileSize: String(saved.size) };
 }
 
@@ -63,7 +67,7 @@ export async function saveFirmwareFile(deps: AppDeps, store: FirmwareStore, uplo
 export async function createFirmware(
   deps: AppDeps,
   store: FirmwareStore,
-  input: { hardwareId: string; isPlinthFirmware: boolean; fileName: string; name: string; version: string },
+  input: { hardwareId: string; isPlinthFirmware: boolean; fileName: string; name: string; version: string; audit: AuditContext },
 ): Promise<Firmware> {
   const file = await store.inspect(input.hardwareId, input.fileName);
   if (!file) throw new AppError('ValidationError', 'fileName: upload the file first');
@@ -77,6 +81,8 @@ export async function createFirmware(
     sha256: file.sha256,
     createdAt: deps.clock.now(),
   });
+  const after = { name: row.name, version: row.version, fileName: row.fileName, isPlinthFirmware: row.isPlinthFirmware, sha256: row.sha256 };
+  await recordHardwareChange(deps, input.audit, { hardwareId: row.hardwareId, resource: 'firmware', resourceId: row.id, action: 'create', after });
   return presentFirmware(row);
 }
 
@@ -86,14 +92,22 @@ export async function getFirmwareRow(deps: AppDeps, firmwareId: string): Promise
   return row;
 }
 
-export async function deleteFirmware(deps: AppDeps, firmwareId: string): Promise<void> {
-  await deleteFirmwareRow(deps.db, firmwareId);
+export async function deleteFirmware(deps: AppDeps, row: FirmwareRow, audit: AuditContext): Promise<void> {
+  await deleteFirmwareRow(deps.db, row.id);
+  const before = { name: row.name, version: row.version, fileName: row.fileName };
+  await recordHardwareChange(deps, audit, { hardwareId: row.hardwareId, resource: 'firmware', resourceId: row.id, action: 'delete', before });
 }
 
 /** Removes a stored file once no firmware record uses it. */
-export async function deleteFirmwareFile(deps: AppDeps, store: FirmwareStore, file: { hardwareId: string; fileName: string }): Promise<void> {
+export async function deleteFirmwareFile(
+  deps: AppDeps,
+  store: FirmwareStore,
+  file: { hardwareId: string; fileName: string; audit: AuditContext },
+): Promise<void> {
   if (await isFirmwareFileUsed(deps.db, file.hardwareId, file.fileName)) throw new AppError('Conflict', 'Delete the firmware record before its file.');
   if (!(await store.remove(file.hardwareId, file.fileName))) throw new AppError('NotFound');
+  const before = { fileName: file.fileName };
+  await recordHardwareChange(deps, file.audit, { hardwareId: file.hardwareId, resource: 'firmwareFile', resourceId: file.fileName, action: 'delete', before });
 }
 
 /**
@@ -101,7 +115,12 @@ export async function deleteFirmwareFile(deps: AppDeps, store: FirmwareStore, fi
  * its token, checks the checksum and reports progress; the history entry stays pending until the
  * board says applied or failed.
  */
-export async function pushFirmware(deps: AppDeps, row: FirmwareRow, by: string): Promise<{ correlationId: string; history: FirmwareHistoryEntry }> {
+export async function pushFirmware(
+  deps: AppDeps,
+  row: FirmwareRow,
+  push: { by: string; audit: AuditContext },
+): Promise<{ correlationId: string; history: FirmwareHistoryEntry }> {
+  const { by } = push;
   const online = await findHardwareOnline(deps.db, row.hardwareId);
   if (online === undefined) throw new AppError('NotFound');
   if (!online) throw new AppError('HardwareOffline');
@@ -115,6 +134,8 @@ export async function pushFirmware(deps: AppDeps, row: FirmwareRow, by: string):
     correlationId,
     createdAt: deps.clock.now(),
   });
+  const after = { firmwareId: row.id, name: row.name, version: row.version, isPlinthFirmware: row.isPlinthFirmware, correlationId };
+  await recordHardwareChange(deps, push.audit, { hardwareId: row.hardwareId, resource: 'firmware', resourceId: row.id, action: 'deploy', after });
   const result = await deps.hardwareGateway.sendCommand(
     row.hardwareId,
     {

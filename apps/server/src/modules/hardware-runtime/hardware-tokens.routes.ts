@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreatedHardwareTokenSchema, CreateHardwareTokenBody, HardwareTokenListSchema, IdParams, OkSchema } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import { authorizeHardware } from '../access/hardware-access.js';
 import { createHardwareToken, deleteHardwareToken, findHardwareToken, listHardwareTokens } from './hardware-tokens.service.js';
 
@@ -15,7 +16,7 @@ export function hardwareTokenRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       { schema: { tags, body: CreateHardwareTokenBody, response: { 200: CreatedHardwareTokenSchema } } },
       async (request) => {
         await authorizeHardware(db, await request.grants(), { hardwareId: request.body.hardwareId, right: 'createToken' });
-        return createHardwareToken(deps, request.body.hardwareId, request.body.name);
+        return createHardwareToken(deps, request.body.hardwareId, { name: request.body.name, audit: auditContext(request) });
       },
     );
     app.get('/auth/hardware/:id', { schema: { tags, params: IdParams, response: { 200: HardwareTokenListSchema } } }, async (request) => {
@@ -28,7 +29,7 @@ export function hardwareTokenRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       async (request) => {
         const token = await findHardwareToken(deps, request.params.id);
         await authorizeHardware(db, await request.grants(), { hardwareId: token.hardwareId, right: 'deleteToken' });
-        await deleteHardwareToken(deps, token);
+        await deleteHardwareToken(deps, token, auditContext(request));
         return { ok: true as const };
       },
     );

@@ -10,6 +10,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { actorOf } from '../auth/actor.js';
+import { auditContext } from '../audit/audit-context.js';
 import { createHardware, deleteHardware, getHardware, listHardware, updateHardware } from './hardware.service.js';
 
 /** Hardware records: list by site(s) or exhibit, create, read, update (name, exhibit, debug mode) and delete. */
@@ -28,7 +29,7 @@ export function hardwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     }
 
     app.post(base, { schema: { tags, body: CreateHardwareBody, response: { 200: HardwareSchema } } }, async (request) =>
-      createHardware(deps, await request.grants(), request.body),
+      createHardware(deps, await request.grants(), { ...request.body, audit: auditContext(request) }),
     );
 
     app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: HardwareSchema } } }, async (request) =>
@@ -38,11 +39,11 @@ export function hardwareRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateHardwareBody, response: { 200: HardwareSchema } } },
-      async (request) => updateHardware(deps, await request.grants(), { ...request.body, id: request.params.id, by: actorOf(request).label }),
+      async (request) => updateHardware(deps, await request.grants(), { ...request.body, id: request.params.id, by: actorOf(request).label, audit: auditContext(request) }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      await deleteHardware(deps, await request.grants(), request.params.id);
+      await deleteHardware(deps, await request.grants(), { id: request.params.id, audit: auditContext(request) });
       return { ok: true as const };
     });
   };

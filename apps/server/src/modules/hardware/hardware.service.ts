@@ -1,5 +1,8 @@
 import { type Hardware, type Right, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { fieldChanges } from '../audit/audit-chain.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { recordHardwareChange } from '../audit/audit-record.js';
 import { removeStoredObjects } from '../content/stored-objects.service.js';
 import { recordExhibit, recordHardware } from '../logging/records.js';
 import { AppError } from '../../lib/app-error.js';
@@ -84,9 +87,11 @@ export async function getHardware(deps: AppDeps, grants: Grants, id: string): Pr
 }
 
 /** Creates a hardware unit in a site (needs the right to manage devices there). */
-export async function createHardware(deps: AppDeps, grants: Grants, input: { name: string; siteId: string }): Promise<Hardware> {
+export async function createHardware(deps: AppDeps, grants: Grants, input: { name: string; siteId: string; audit: AuditContext }): Promise<Hardware> {
   await assertSiteRight(deps, grants, { siteId: input.siteId, right: 'manageDevices' });
   const board = await insertHardware(deps.db, { siteId: input.siteId, name: input.name });
+  const after = { name: input.name, siteId: input.siteId };
+  await recordHardwareChange(deps, input.audit, { hardwareId: board.id, resource: 'hardware', resourceId: board.id, action: 'create', after });
   return getHardware(deps, grants, board.id);
 }
 
@@ -94,8 +99,12 @@ export async function createHardware(deps: AppDeps, grants: Grants, input: { nam
  * Renames the hardware, connects it to an exhibit of its site (or disconnects it), or switches
  * debug mode (turning it on needs the board online: 409 HardwareOffline).
  */
-export async function updateHardware(deps: AppDeps, grants: Grants, change: HardwareUpdate & { id: string; by?: string }): Promise<Hardware> {
-  const { id, by, ...update } = change;
+export async function updateHardware(
+  deps: AppDeps,
+  grants: Grants,
+  change: HardwareUpdate & { id: string; by?: string; audit?: AuditContext },
+): Promise<Hardware> {
+  const { id, by, audit, ...update } = change;
   const { record, role } = await visibleHardware(deps, grants, id);
   const fields = (Object.keys(UPDATE_RIGHTS) as (keyof HardwareUpdate)[]).filter((key) => update[key] !== undefined);
   for (const field of fields) assertRight(role, UPDATE_RIGHTS[field]);
@@ -114,6 +123,10 @@ export async function updateHardware(deps: AppDeps, grants: Grants, change: Hard
     await updateHardwareRow(deps.db, id, { name: update.name, exhibitId: update.exhibitId });
   }
   if (update.exhibitId !== undefined && update.exhibitId !== record.exhibitId) recordAttachment(deps, { record, to: update.exhibitId, by });
+  const changed = fieldChanges<HardwareUpdate>(record, update);
+  if (audit && changed) {
+    await recordHardwareChange(deps, audit, { hardwareId: id, resource: 'hardware', resourceId: id, action: 'update', before: changed.before, after: changed.after });
+  }
   deps.hub.publish('hardware', id, { type: 'hardware.updated', hardwareId: id });
   const updated = (await findHardwareRecord(deps.db, id))!;
   // Disconnecting from the exhibit that granted the caller access still answers the result once.
@@ -128,9 +141,12 @@ function recordAttachment(deps: AppDeps, change: { record: { name: string; exhib
   if (to) recordExhibit(deps.logs, to, { eventType: 'hardware', message: `Hardware "${record.name}" connected by ${by}` });
 }
 
-export async function deleteHardware(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  const { role } = await visibleHardware(deps, grants, id);
+export async function deleteHardware(deps: AppDeps, grants: Grants, target: { id: string; audit: AuditContext }): Promise<void> {
+  const { id } = target;
+  const { record, role } = await visibleHardware(deps, grants, id);
   assertRight(role, 'manageDevices');
+  const before = { name: record.name, siteId: record.siteId, exhibitId: record.exhibitId };
+  await recordHardwareChange(deps, target.audit, { hardwareId: id, resource: 'hardware', resourceId: id, action: 'delete', before });
   await deleteHardwareRow(deps.db, id);
   await removeStoredObjects(deps, { exhibitIds: [], hardwareIds: [id] });
   await deps.hardwareGateway.hardwareDeleted(id);

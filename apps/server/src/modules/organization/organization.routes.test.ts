@@ -33,6 +33,7 @@ describe('POST /org-management/organization', () => {
       ['support_contact', 'text', ''],
       ['time_zone', 'text', 'UTC'],
       ['require_two_factor', 'switch', 'false'],
+      ['audit_retention_days', 'days', '365'],
     ]);
     for (const setting of org.organizationsettings) {
       expect(setting.OrganizationId).toBe(org.id);
@@ -48,6 +49,7 @@ describe('POST /org-management/organization', () => {
       support_contact: true,
       time_zone: true,
       require_two_factor: false,
+      audit_retention_days: false,
     });
   });
 

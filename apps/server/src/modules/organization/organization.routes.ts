@@ -9,6 +9,7 @@ import {
   UpdateOrganizationBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import { contentManagerRoutes } from '../content-manager/content-manager.routes.js';
 import {
   createOrganization,
@@ -32,7 +33,7 @@ export function organizationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.post(
       base,
       { schema: { tags, body: CreateOrganizationBody, response: { 200: OrganizationSchema } } },
-      async (request) => createOrganization(deps, await request.grants(), request.body.name),
+      async (request) => createOrganization(deps, await request.grants(), { name: request.body.name, audit: auditContext(request) }),
     );
 
     app.get(
@@ -44,11 +45,11 @@ export function organizationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateOrganizationBody, response: { 200: OrganizationSchema } } },
-      async (request) => updateOrganization(deps, await request.grants(), { id: request.params.id, name: request.body.name }),
+      async (request) => updateOrganization(deps, await request.grants(), { id: request.params.id, name: request.body.name, audit: auditContext(request) }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      await deleteOrganization(deps, await request.grants(), request.params.id);
+      await deleteOrganization(deps, await request.grants(), { id: request.params.id, audit: auditContext(request) });
       return { ok: true as const };
     });
 

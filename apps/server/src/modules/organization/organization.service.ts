@@ -1,5 +1,6 @@
 import { can, type Organization, type Right, type SiteSummary } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import { removeStoredObjects } from '../content/stored-objects.service.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
@@ -39,7 +40,8 @@ export async function listOrganizations(deps: AppDeps, grants: Grants) {
 }
 
 /** Creates an organization with its default settings; platform admins only. */
-export async function createOrganization(deps: AppDeps, grants: Grants, name: string): Promise<Organization> {
+export async function createOrganization(deps: AppDeps, grants: Grants, input: { name: string; audit: AuditContext }): Promise<Organization> {
+  const { name } = input;
   if (!grants.isPlatformAdmin) throw new AppError('Forbidden');
   let row: OrganizationRow;
   try {
@@ -48,6 +50,8 @@ export async function createOrganization(deps: AppDeps, grants: Grants, name: st
     if (isUniqueViolation(error)) throw new AppError('OrganizationNameAlreadyTakenException');
     throw error;
   }
+  const after = { name: row.name };
+  await deps.audit.record(input.audit, { organizationId: row.id, resource: 'organization', resourceId: row.id, action: 'create', after });
   return loadOrganization(deps, grants, row);
 }
 
@@ -58,9 +62,13 @@ export async function getOrganization(deps: AppDeps, grants: Grants, id: string)
 }
 
 /** Renames the organization (organization managers); names stay unique case-insensitively. */
-export async function updateOrganization(deps: AppDeps, grants: Grants, change: { id: string; name: string }): Promise<Organization> {
+export async function updateOrganization(
+  deps: AppDeps,
+  grants: Grants,
+  change: { id: string; name: string; audit: AuditContext },
+): Promise<Organization> {
   const { id, name } = change;
-  await requireOrganization(deps, grants, { id, right: 'administer' });
+  const previous = await requireOrganization(deps, grants, { id, right: 'administer' });
   let row: OrganizationRow | undefined;
   try {
     row = await updateOrganizationName(deps.db, id, name);
@@ -69,18 +77,25 @@ export async function updateOrganization(deps: AppDeps, grants: Grants, change: 
     throw error;
   }
   if (!row) throw new AppError('NotFound');
+  if (previous.name !== row.name) {
+    const names = { before: { name: previous.name }, after: { name: row.name } };
+    await deps.audit.record(change.audit, { organizationId: id, resource: 'organization', resourceId: id, action: 'update', ...names });
+  }
   return loadOrganization(deps, grants, row);
 }
 
 /** Deletes the organization with everything in it, unless it holds a locked exhibit. */
-export async function deleteOrganization(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  await requireOrganization(deps, grants, { id, right: 'administer' });
+export async function deleteOrganization(deps: AppDeps, grants: Grants, target: { id: string; audit: AuditContext }): Promise<void> {
+  const { id } = target;
+  const previous = await requireOrganization(deps, grants, { id, right: 'administer' });
   const { locked, exhibitIds, hardwareIds } = await deleteOrganizationUnlessLocked(deps.db, id);
   if (locked.length) {
     throw new AppError('LockedExhibits', 'This organization cannot be deleted because it contains locked exhibits.', {
       details: { lockedExhibits: locked },
     });
   }
+  // The organization's chain outlives it until the default retention drops it.
+  await deps.audit.record(target.audit, { organizationId: id, resource: 'organization', resourceId: id, action: 'delete', before: { name: previous.name } });
   await removeStoredObjects(deps, { exhibitIds, hardwareIds });
 }
 

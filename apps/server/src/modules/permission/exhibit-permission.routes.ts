@@ -11,6 +11,7 @@ import {
   UpdateGranularBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { getGranular, updateGranular } from './granular.service.js';
 import { presentExhibitMember } from './permission.presenter.js';
@@ -37,7 +38,7 @@ export function exhibitPermissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     // `exhibitCreated` only says the console adds the exhibit's creator: the same rules apply.
     app.post(base, { schema: { tags, body: CreateExhibitPermissionBody, response: { 200: ExhibitMemberSchema } } }, async (request) => {
       const { exhibitId: id, email, role } = request.body;
-      const row = await addGrant(deps, await request.grants(), { on: { scope, id }, email, role, inviter: request.user, ip: request.ip });
+      const row = await addGrant(deps, await request.grants(), { on: { scope, id }, email, role, inviter: request.user, ip: request.ip, audit: auditContext(request) });
       return presentExhibitMember(row);
     });
 
@@ -46,15 +47,15 @@ export function exhibitPermissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     }));
 
     app.put(`${base}/granular`, { schema: { tags, body: UpdateGranularBody, response: { 200: GranularPermissionsResponse } } }, async (request) => ({
-      exhibitUser: await updateGranular(deps, await request.grants(), request.body),
+      exhibitUser: await updateGranular(deps, await request.grants(), { ...request.body, audit: auditContext(request) }),
     }));
 
     app.put(`${base}/:id`, { schema: { tags, params: IdParams, body: UpdateExhibitPermissionBody, response: { 200: ExhibitMemberSchema } } }, async (request) =>
-      presentExhibitMember(await changeGrant(deps, await request.grants(), { scope, grantId: request.params.id, role: request.body.role })),
+      presentExhibitMember(await changeGrant(deps, await request.grants(), { scope, grantId: request.params.id, role: request.body.role, audit: auditContext(request) })),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      await deletePermission(deps, await request.grants(), { scope, grantId: request.params.id });
+      await deletePermission(deps, await request.grants(), { scope, grantId: request.params.id, audit: auditContext(request) });
       return { ok: true as const };
     });
   };

@@ -9,6 +9,8 @@ import {
   type UpdateGranularBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { recordExhibitChange } from '../audit/audit-record.js';
 import { AppError } from '../../lib/app-error.js';
 import { announceAccessChange } from '../../realtime/access-notices.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
@@ -92,12 +94,14 @@ function checkChanges(input: UpdateInput, items: LevelItem[], role: Role) {
  * PUT .../permission/granular (managers): stores the levels given, all together or none; items
  * left out keep theirs. The user's open sockets and the consoles showing the exhibit learn it.
  */
-export async function updateGranular(deps: AppDeps, grants: Grants, input: UpdateInput): Promise<GranularPermissions> {
+export async function updateGranular(deps: AppDeps, grants: Grants, input: UpdateInput & { audit: AuditContext }): Promise<GranularPermissions> {
   const target = { exhibitId: input.exhibitId, userId: input.userId };
   const callerRole = await authorizeExhibit(deps.db, grants, { exhibitId: target.exhibitId, right: 'manageUsers' });
   const user = await findTarget(deps, target);
   const levels = checkChanges(input, listLevelItems(await loadRuntimeRows(deps.db, target.exhibitId)), user.role);
   await saveItemLevels(deps.db, target, levels);
+  const after = { userId: user.id, levels: levels.map((l) => ({ kind: l.kind, item: l.manifestId, level: l.level })) };
+  await recordExhibitChange(deps, input.audit, { exhibitId: target.exhibitId, resource: 'itemPermissions', resourceId: user.id, action: 'update', after });
   announceAccessChange(deps.hub, user.id, 'grant');
   deps.hub.publish('exhibit', target.exhibitId, { type: 'exhibit.usersChanged', exhibitId: target.exhibitId });
   return readLevels(deps, target, callerRole);

@@ -11,6 +11,7 @@ import {
   UpdatePermissionBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import {
   createPermission,
   deletePermission,
@@ -51,20 +52,20 @@ export function permissionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.post(`${base}/organization`, { schema: { tags, body: CreateOrganizationPermissionBody, response } }, async (request) => {
       const { organizationId: id, ...grant } = request.body;
       const on = { scope: 'organization' as const, id };
-      return createPermission(deps, await request.grants(), { ...grant, on, inviter: request.user, ip: request.ip });
+      return createPermission(deps, await request.grants(), { ...grant, on, inviter: request.user, ip: request.ip, audit: auditContext(request) });
     });
     app.post(`${base}/site`, { schema: { tags, body: CreateSitePermissionBody, response } }, async (request) => {
       const { siteId: id, ...grant } = request.body;
       const on = { scope: 'site' as const, id };
-      return createPermission(deps, await request.grants(), { ...grant, on, inviter: request.user, ip: request.ip });
+      return createPermission(deps, await request.grants(), { ...grant, on, inviter: request.user, ip: request.ip, audit: auditContext(request) });
     });
 
     for (const [scope, path] of Object.entries(GRANT_PATHS) as [Exclude<PermissionScope, 'exhibit'>, string][]) {
       app.put(`${path}/:id`, { schema: { tags, params: IdParams, body: UpdatePermissionBody, response } }, async (request) =>
-        updatePermission(deps, await request.grants(), { scope, grantId: request.params.id, role: request.body.role }),
+        updatePermission(deps, await request.grants(), { scope, grantId: request.params.id, role: request.body.role, audit: auditContext(request) }),
       );
       app.delete(`${path}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-        await deletePermission(deps, await request.grants(), { scope, grantId: request.params.id });
+        await deletePermission(deps, await request.grants(), { scope, grantId: request.params.id, audit: auditContext(request) });
         return { ok: true as const };
       });
     }

@@ -4,12 +4,16 @@ import { AppError } from '../../lib/app-error.js';
 import { accessNoticesDuring, createExhibit, createOrganization, createSite, grant, uniqueName } from '../../test/factories.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { loadGrants, type Grants } from '../access/grants.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { findUserById } from '../auth/users.repository.js';
 import { deleteGrant, findGrant, insertGrant, listPermissionRows, updateGrantRole, type GrantScope } from './permission.repository.js';
 import { createPermission, deletePermission, listPermissions, updatePermission, type PermissionScope } from './permission.service.js';
 
 let server: TestServer;
+
+/** Who the service calls are made by, for the audit log. */
+const AUDIT: AuditContext = { actor: { kind: 'user', id: 'test', label: 'test@example.com' }, address: '192.0.2.9' };
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -68,7 +72,7 @@ describe.each<PermissionScope>(['organization', 'site'])('the permission service
     const id = await thingOf(scope);
     const manager = await holder(scope, id, 'MANAGER');
     const someone = await server.signUp();
-    const input = { on: { scope, id }, email: someone.email, inviter: manager.user, ip: '192.0.2.1' };
+    const input = { on: { scope, id }, email: someone.email, inviter: manager.user, ip: '192.0.2.1', audit: AUDIT };
     const added = await createPermission(server.deps, manager.grants, input);
     expect(added).toMatchObject({ userId: someone.id, email: someone.email, role: 'viewer', accountCreated: true });
     expect(await failure(createPermission(server.deps, manager.grants, { ...input, role: 'MANAGER' }))).toBe('UserAlreadyAdded');
@@ -84,6 +88,7 @@ describe.each<PermissionScope>(['organization', 'site'])('the permission service
       role: 'DEVELOPER',
       inviter: manager.user,
       ip: '192.0.2.2',
+      audit: AUDIT,
     });
     expect(added).toMatchObject({ email, role: 'developer', accountCreated: false });
     const mail = await server.mail.waitFor(email);
@@ -95,7 +100,7 @@ describe.each<PermissionScope>(['organization', 'site'])('the permission service
     const developer = await holder(scope, id, 'DEVELOPER');
     const elsewhere = await holder(scope, await thingOf(scope), 'MANAGER');
     const someone = await server.signUp();
-    const input = { on: { scope, id }, email: someone.email, ip: '192.0.2.3' };
+    const input = { on: { scope, id }, email: someone.email, ip: '192.0.2.3', audit: AUDIT };
     expect(await failure(createPermission(server.deps, developer.grants, { ...input, inviter: developer.user }))).toBe('Forbidden');
     expect(await failure(createPermission(server.deps, elsewhere.grants, { ...input, inviter: elsewhere.user }))).toBe('NotFound');
     expect(await failure(listPermissions(server.deps, elsewhere.grants, { scope, id }))).toBe('NotFound');
@@ -106,11 +111,11 @@ describe.each<PermissionScope>(['organization', 'site'])('the permission service
     const manager = await holder(scope, id, 'MANAGER');
     const viewer = await holder(scope, id, 'VIEWER');
     const changed = await noticesDuring(viewer.user.id, () =>
-      updatePermission(server.deps, manager.grants, { scope, grantId: viewer.grantId, role: 'DEVELOPER' }),
+      updatePermission(server.deps, manager.grants, { scope, grantId: viewer.grantId, role: 'DEVELOPER', audit: AUDIT }),
     );
     expect(changed).toEqual([{ type: 'access.changed', userId: viewer.user.id, reason: 'grant' }]);
     expect((await findGrant(server.deps.db, { scope, grantId: viewer.grantId }))?.userId).toBe(viewer.user.id);
-    const removed = await noticesDuring(viewer.user.id, () => deletePermission(server.deps, manager.grants, { scope, grantId: viewer.grantId }));
+    const removed = await noticesDuring(viewer.user.id, () => deletePermission(server.deps, manager.grants, { scope, grantId: viewer.grantId, audit: AUDIT }));
     expect(removed).toEqual([{ type: 'access.changed', userId: viewer.user.id, reason: 'grant' }]);
     expect(await findGrant(server.deps.db, { scope, grantId: viewer.grantId })).toBeUndefined();
   });
@@ -118,7 +123,7 @@ describe.each<PermissionScope>(['organization', 'site'])('the permission service
   it('never lets anyone change or remove their own grant', async () => {
     const id = await thingOf(scope);
     const manager = await holder(scope, id, 'MANAGER');
-    const own = { scope, grantId: manager.grantId };
+    const own = { scope, grantId: manager.grantId, audit: AUDIT };
     const message = 'ValidationError: You cannot change your own role.';
     expect(await failure(updatePermission(server.deps, manager.grants, { ...own, role: 'VIEWER' }))).toBe(message);
     expect(await failure(deletePermission(server.deps, manager.grants, own))).toBe(message);
@@ -132,8 +137,8 @@ describe('grants of one scope are not reachable through another', () => {
     const manager = await holder('organization', organizationId, 'MANAGER');
     const orgViewer = await holder('organization', organizationId, 'VIEWER');
     const siteViewer = await holder('site', siteId, 'VIEWER');
-    expect(await failure(deletePermission(server.deps, manager.grants, { scope: 'site', grantId: orgViewer.grantId }))).toBe('NotFound');
-    expect(await failure(deletePermission(server.deps, manager.grants, { scope: 'organization', grantId: siteViewer.grantId }))).toBe(
+    expect(await failure(deletePermission(server.deps, manager.grants, { scope: 'site', grantId: orgViewer.grantId, audit: AUDIT }))).toBe('NotFound');
+    expect(await failure(deletePermission(server.deps, manager.grants, { scope: 'organization', grantId: siteViewer.grantId, audit: AUDIT }))).toBe(
       'NotFound',
     );
   });

@@ -1,5 +1,6 @@
 import { can, DEFAULT_ROLE, EXHIBIT_USER_MESSAGES, hasRole, type Permission, type Role } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { announceAccessChange } from '../../realtime/access-notices.js';
@@ -38,6 +39,8 @@ export type NewPermission = {
   inviter: AuthUser;
   /** The inviter's client address (invitations are throttled per address too). */
   ip: string;
+  /** Who makes the change, for the audit log. */
+  audit: AuditContext;
 };
 
 /** What the caller sees of a scope's thing: its name as an invitation gives it, and the caller's role. */
@@ -46,6 +49,8 @@ type ScopeView = {
   role: Role | null;
   isVisible: boolean;
   organizationId: string;
+  /** Where the audit log files a change of its users: its site, and for an exhibit the exhibit. */
+  auditPlace: { siteId: string | null; exhibitId: string | null };
   /** A user's role on the thing apart from a grant on the thing itself (through its site or organization). */
   inheritedRole: (userGrants: Grants) => Role | null;
 };
@@ -79,6 +84,7 @@ const SCOPES: Record<PermissionScope, ScopeRules> = {
         role: grants.organizationRole(id),
         isVisible: grants.isOrganizationVisible(id),
         organizationId: id,
+        auditPlace: { siteId: null, exhibitId: null },
         inheritedRole: () => null,
       };
     },
@@ -94,6 +100,7 @@ const SCOPES: Record<PermissionScope, ScopeRules> = {
         role: grants.siteRole(site),
         isVisible: grants.isSiteVisible(site),
         organizationId: site.organizationId,
+        auditPlace: { siteId: site.id, exhibitId: null },
         inheritedRole: (user) => user.organizationRole(site.organizationId),
       };
     },
@@ -110,6 +117,7 @@ const SCOPES: Record<PermissionScope, ScopeRules> = {
         role,
         isVisible: role !== null,
         organizationId: exhibit.organizationId,
+        auditPlace: { siteId: exhibit.siteId, exhibitId: exhibit.id },
         inheritedRole: (user) => user.siteRole({ id: exhibit.siteId, organizationId: exhibit.organizationId }),
       };
     },
@@ -125,6 +133,24 @@ const SCOPES: Record<PermissionScope, ScopeRules> = {
 };
 
 const OWN_ROLE_MESSAGE = 'You cannot change your own role.';
+
+/** The audit entry of a grant made, changed or removed: the user (by id and email) and the role, before and after. */
+async function recordGrantChange(
+  deps: AppDeps,
+  audit: AuditContext,
+  change: { scope: PermissionScope; view: ScopeView; grantId: string; action: 'create' | 'update' | 'delete'; before?: unknown; after?: unknown },
+): Promise<void> {
+  const { view } = change;
+  await deps.audit.record(audit, {
+    organizationId: view.organizationId,
+    ...view.auditPlace,
+    resource: `${change.scope}Permission`,
+    resourceId: change.grantId,
+    action: change.action,
+    before: change.before,
+    after: change.after,
+  });
+}
 
 /**
  * The caller's view of an organization, site or exhibit, with their effective role there. One
@@ -176,7 +202,10 @@ export async function addGrant(deps: AppDeps, grants: Grants, input: NewPermissi
   }
   announceAccessChange(deps.hub, user.id, 'grant');
   await rules.afterChange?.(deps, { id: input.on.id });
-  return (await findPermissionRow(deps.db, { scope: input.on.scope, grantId }))!;
+  const row = (await findPermissionRow(deps.db, { scope: input.on.scope, grantId }))!;
+  const after = { userId: row.userId, email: row.email, role: row.role };
+  await recordGrantChange(deps, input.audit, { scope: input.on.scope, view, grantId, action: 'create', after });
+  return row;
 }
 
 /** createPermission for the organization and site calls, presented as they show it. */
@@ -211,34 +240,47 @@ async function assertNotLastManager(deps: AppDeps, grant: GrantRef<PermissionSco
 }
 
 /** Changes the role of a grant; the user's open sockets drop what the new role no longer allows. */
-export async function changeGrant(deps: AppDeps, grants: Grants, change: GrantRef<PermissionScope> & { role: Role }): Promise<PermissionRow> {
+export async function changeGrant(
+  deps: AppDeps,
+  grants: Grants,
+  change: GrantRef<PermissionScope> & { role: Role; audit: AuditContext },
+): Promise<PermissionRow> {
   const grant: GrantRef<PermissionScope> = { scope: change.scope, grantId: change.grantId };
   const row = await manageableGrant(deps, grants, grant);
+  const previous = await findPermissionRow(deps.db, grant);
   await withScopeGrantsLocked(deps.db, { scope: grant.scope, id: row.scopeId }, async (tx) => {
     if (change.role !== 'MANAGER') await assertNotLastManager({ ...deps, db: tx }, { ...grant, ...row });
     await updateGrantRole(tx, grant, change.role);
   });
   announceAccessChange(deps.hub, row.userId, 'grant');
   await SCOPES[grant.scope].afterChange?.(deps, { id: row.scopeId });
-  return (await findPermissionRow(deps.db, grant))!;
+  const saved = (await findPermissionRow(deps.db, grant))!;
+  const before = previous && { userId: previous.userId, email: previous.email, role: previous.role };
+  const after = { userId: saved.userId, email: saved.email, role: saved.role };
+  await recordGrantChange(deps, change.audit, { scope: grant.scope, view: row.view, grantId: grant.grantId, action: 'update', before, after });
+  return saved;
 }
 
 /** updatePermission for the organization and site calls, presented as they show it. */
 export async function updatePermission(
   deps: AppDeps,
   grants: Grants,
-  change: GrantRef<PermissionScope> & { role: Role },
+  change: GrantRef<PermissionScope> & { role: Role; audit: AuditContext },
 ): Promise<Permission> {
   return presentPermission(await changeGrant(deps, grants, change));
 }
 
 /** Removes a grant; the user's open sockets drop what it allowed. */
-export async function deletePermission(deps: AppDeps, grants: Grants, grant: GrantRef<PermissionScope>): Promise<void> {
+export async function deletePermission(deps: AppDeps, grants: Grants, remove: GrantRef<PermissionScope> & { audit: AuditContext }): Promise<void> {
+  const grant: GrantRef<PermissionScope> = { scope: remove.scope, grantId: remove.grantId };
   const row = await manageableGrant(deps, grants, grant);
+  const previous = await findPermissionRow(deps.db, grant);
   await withScopeGrantsLocked(deps.db, { scope: grant.scope, id: row.scopeId }, async (tx) => {
     await assertNotLastManager({ ...deps, db: tx }, { ...grant, ...row });
     await deleteGrant(tx, grant);
   });
   announceAccessChange(deps.hub, row.userId, 'grant');
   await SCOPES[grant.scope].afterChange?.(deps, { id: row.scopeId, removedUserId: row.userId });
+  const before = previous && { userId: previous.userId, email: previous.email, role: previous.role };
+  await recordGrantChange(deps, remove.audit, { scope: grant.scope, view: row.view, grantId: grant.grantId, action: 'delete', before });
 }

@@ -16,6 +16,7 @@ import {
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
 import { actorOf } from '../auth/actor.js';
+import { auditContext } from '../audit/audit-context.js';
 import { AppError } from '../../lib/app-error.js';
 import { authorizeExhibit } from '../access/exhibit-access.js';
 import { authorizeExhibitItems } from '../access/item-access.js';
@@ -41,7 +42,7 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(`${base}/:id`, { schema: { tags, params: IdParams, body: CreateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.params.id, right: 'editSchedules' });
-      return createSchedule(deps, { exhibitId: request.params.id, input: request.body, by: actorOf(request).label, access });
+      return createSchedule(deps, { exhibitId: request.params.id, input: request.body, by: actorOf(request).label, access, audit: auditContext(request) });
     });
 
     app.put(`${base}/:id`, { schema: { tags, params: IdParams, body: UpdateScheduleBody, response: { 200: ScheduleWriteResponse } } }, async (request) => {
@@ -49,7 +50,7 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const access = await authorizeExhibitItems(deps.db, await request.grants(), { exhibitId: request.body.exhibitId, right: 'editSchedules' });
       const row = await requireScheduledEvent(deps, request.params.id);
       if (row.exhibitId !== request.body.exhibitId) throw new AppError('NotFound', 'The scheduled event does not exist.');
-      return updateSchedule(deps, { row, input: request.body, by: actorOf(request).label, access });
+      return updateSchedule(deps, { row, input: request.body, by: actorOf(request).label, access, audit: auditContext(request) });
     });
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, querystring: DeleteScheduleQuery, response: { 200: ScheduleDeleteResponse } } }, async (request) => {
@@ -60,7 +61,7 @@ export function schedulingRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       if (request.query.recurringId && request.query.recurringId !== row.recurringId) {
         throw new AppError('ValidationError', 'recurringId: the event is not in that series');
       }
-      return deleteSchedule(deps, row, { changeAll: request.query.changeAll, by: actorOf(request).label });
+      return deleteSchedule(deps, row, { changeAll: request.query.changeAll, by: actorOf(request).label, audit: auditContext(request) });
     });
 
     app.delete(

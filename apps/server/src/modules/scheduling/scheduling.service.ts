@@ -14,6 +14,8 @@ import {
   type UpdateScheduleBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
+import { recordExhibitChange } from '../audit/audit-record.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ItemAccess } from '../access/item-access.js';
 import { loadRuntimeRows, type ExhibitRuntimeRows } from '../exhibit-runtime/exhibit-runtime.repository.js';
@@ -158,7 +160,7 @@ async function presentRows(deps: AppDeps, shown: { exhibitId: string; access: It
 /** POST /exhibit-management/scheduling/{exhibitId}: one event, or a whole series (`access`: what the creator may change). */
 export async function createSchedule(
   deps: AppDeps,
-  create: { exhibitId: string; input: CreateInput; by: string; access: ItemAccess },
+  create: { exhibitId: string; input: CreateInput; by: string; access: ItemAccess; audit: AuditContext },
 ): Promise<{ schedules: ScheduledEvent[] }> {
   const { exhibitId, input, by, access } = create;
   const zone = await exhibitTimeZone(deps, exhibitId);
@@ -169,8 +171,25 @@ export async function createSchedule(
   const rows = await insertScheduledEvents(deps.db, planRows(plan, recurrence));
   const what = recurrence ? `a series of ${rows.length} (${describeMask(recurrence.frequency.altValue)})` : 'once';
   recordExhibit(deps.logs, exhibitId, { eventType: 'schedule', message: `Scheduled event "${fields.name}" created by ${by}: ${what}, from ${fields.start.toISOString()}` });
+  const resourceId = rows[0]?.recurringId ?? rows[0]?.id ?? exhibitId;
+  await recordExhibitChange(deps, create.audit, { exhibitId, resource: 'schedule', resourceId, action: 'create', after: scheduleState(rows) });
   announceSchedulesChanged(deps, exhibitId);
   return presentRows(deps, { exhibitId, access }, rows);
+}
+
+/** A scheduled event (or series) as the audit log keeps it: its first occurrence's name, times and changes, and how many events. */
+function scheduleState(rows: ScheduledEventRow[]): Record<string, unknown> {
+  const first = rows[0];
+  if (!first) return { events: 0 };
+  return {
+    name: first.name,
+    startDate: first.startDate.toISOString(),
+    endDate: first.endDate?.toISOString() ?? null,
+    recurring: first.recurring,
+    recurringEndDate: first.recurringEndDate?.toISOString() ?? null,
+    changes: first.changes,
+    events: rows.length,
+  };
 }
 
 /** The event to edit or delete, in the exhibit the caller named; 404 otherwise. */
@@ -194,7 +213,7 @@ function sameFrequency(a: Frequency | null, b: Frequency | null | undefined): bo
  */
 export async function updateSchedule(
   deps: AppDeps,
-  update: { row: ScheduledEventRow; input: UpdateInput; by: string; access: ItemAccess },
+  update: { row: ScheduledEventRow; input: UpdateInput; by: string; access: ItemAccess; audit: AuditContext },
 ): Promise<{ schedules: ScheduledEvent[] }> {
   const { row, input, by, access } = update;
   if (row.state !== 'scheduled') throw new AppError('Conflict', ALREADY_RAN);
@@ -226,6 +245,8 @@ export async function updateSchedule(
   if (!rows) throw new AppError('Conflict', ALREADY_RAN);
   const scope = row.recurringId && input.changeAll ? `the series (${rows.length} events)` : 'one event';
   recordExhibit(deps.logs, row.exhibitId, { eventType: 'schedule', message: `Scheduled event "${plan.name}" changed by ${by}: ${scope}` });
+  const changed = { exhibitId: row.exhibitId, resource: 'schedule', resourceId: row.recurringId ?? row.id, action: 'update' as const };
+  await recordExhibitChange(deps, update.audit, { ...changed, before: scheduleState([row]), after: scheduleState(rows) });
   announceSchedulesChanged(deps, row.exhibitId);
   return presentRows(deps, { exhibitId: row.exhibitId, access }, rows);
 }
@@ -234,12 +255,18 @@ export async function updateSchedule(
  * DELETE /exhibit-management/scheduling/{eventId}: the occurrence, or (`changeAll`) every
  * occurrence of its series. An occurrence running right now is left (409 when nothing else went).
  */
-export async function deleteSchedule(deps: AppDeps, row: ScheduledEventRow, options: { changeAll: boolean; by: string }): Promise<{ deleted: number }> {
+export async function deleteSchedule(
+  deps: AppDeps,
+  row: ScheduledEventRow,
+  options: { changeAll: boolean; by: string; audit: AuditContext },
+): Promise<{ deleted: number }> {
   const all = options.changeAll && row.recurringId;
   const deleted = all ? await deleteEvents(deps.db, { recurringId: row.recurringId! }) : await deleteEvents(deps.db, { ids: [row.id] });
   if (!deleted) throw new AppError('Conflict', 'The event is running now; try again in a moment.');
   const what = all ? `the series (${deleted} events)` : 'one event';
   recordExhibit(deps.logs, row.exhibitId, { eventType: 'schedule', message: `Scheduled event "${row.name}" deleted by ${options.by}: ${what}` });
+  const before = { ...scheduleState([row]), events: deleted };
+  await recordExhibitChange(deps, options.audit, { exhibitId: row.exhibitId, resource: 'schedule', resourceId: row.recurringId ?? row.id, action: 'delete', before });
   announceSchedulesChanged(deps, row.exhibitId);
   return { deleted };
 }

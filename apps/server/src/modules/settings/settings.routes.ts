@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SettingParams, SettingSchema, SettingValueBody, SiteIdParams, SiteSettingParams, SiteSettingsSchema } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import { getSiteSettings, updateSetting } from './settings.service.js';
 
 /**
@@ -16,13 +17,13 @@ export function settingsRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const organizationPath = '/org-management/organization/:id/setting/:idString';
     app.put(organizationPath, { schema: { tags: ['organization'], params: SettingParams, body, response } }, async (request) => {
       const owner = { scope: 'organization' as const, id: request.params.id };
-      return updateSetting(deps, await request.grants(), { owner, idString: request.params.idString, value: request.body.value });
+      return updateSetting(deps, await request.grants(), { owner, idString: request.params.idString, value: request.body.value, audit: auditContext(request) });
     });
 
     const sitePath = '/org-management/site/setting/:siteId/:idString';
     app.put(sitePath, { schema: { tags: ['site'], params: SiteSettingParams, body, response } }, async (request) => {
       const owner = { scope: 'site' as const, id: request.params.siteId };
-      return updateSetting(deps, await request.grants(), { owner, idString: request.params.idString, value: request.body.value });
+      return updateSetting(deps, await request.grants(), { owner, idString: request.params.idString, value: request.body.value, audit: auditContext(request) });
     });
 
     app.get(

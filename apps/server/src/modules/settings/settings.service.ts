@@ -4,6 +4,8 @@ import {
   ContentManagerConfigInputSchema,
   isAllowedReportUrl,
   isTimeZone,
+  MAX_AUDIT_RETENTION_DAYS,
+  MIN_AUDIT_RETENTION_DAYS,
   settingKind,
   type Setting,
   type SettingKind,
@@ -11,6 +13,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import { sealContentManagerConfig } from '../content-manager/content-manager-config.service.js';
 import { requireOrganization } from '../organization/organization.service.js';
 import { requireSite } from '../site/site.service.js';
@@ -26,11 +29,11 @@ import {
 /** Shown when a site tries to change a setting it inherits from its organization. */
 export const INHERITED_SETTING_MESSAGE = 'This field may only be modified at the organization level.';
 
-/** A new value for one setting of an organization or a site. */
-export type SettingChange = { owner: SettingOwner; idString: string; value: string };
+/** A new value for one setting of an organization or a site, and who sets it (recorded in the audit log). */
+export type SettingChange = { owner: SettingOwner; idString: string; value: string; audit: AuditContext };
 
 /** Where a change may be saved: the owner, and for a site the organization whose inherited settings it may not change. */
-type SettingAccess = { owner: SettingOwner; inheritsFrom?: string };
+type SettingAccess = { owner: SettingOwner; organizationId: string; inheritsFrom?: string };
 
 /**
  * Who may change each scope's settings (design.md §3): an organization's, its managers (and
@@ -39,11 +42,11 @@ type SettingAccess = { owner: SettingOwner; inheritsFrom?: string };
 const SETTING_ACCESS: Record<SettingScope, (deps: AppDeps, grants: Grants, id: string) => Promise<SettingAccess>> = {
   organization: async (deps, grants, id) => {
     await requireOrganization(deps, grants, { id, right: 'administer' });
-    return { owner: { scope: 'organization', id } };
+    return { owner: { scope: 'organization', id }, organizationId: id };
   },
   site: async (deps, grants, id) => {
     const site = await requireSite(deps, grants, { id, right: 'editSettings' });
-    return { owner: { scope: 'site', id: site.id }, inheritsFrom: site.organizationId };
+    return { owner: { scope: 'site', id: site.id }, organizationId: site.organizationId, inheritsFrom: site.organizationId };
   },
 };
 
@@ -61,7 +64,17 @@ export async function updateSetting(deps: AppDeps, grants: Grants, change: Setti
   const checked = validateSettingValue(kind, change.value, deps.config.REPORT_URL_PREFIX);
   const stored =
     kind === 'contentManager' ? sealContentManagerConfig(deps.secrets, { organizationId: owner.id, checked, stored: setting.value }) : checked;
-  return presentSetting(await updateSettingValue(deps.db, { scope: owner.scope, id: setting.id }, stored));
+  const saved = await updateSettingValue(deps.db, { scope: owner.scope, id: setting.id }, stored);
+  await deps.audit.record(change.audit, {
+    organizationId: access.organizationId,
+    siteId: owner.scope === 'site' ? owner.id : null,
+    resource: owner.scope === 'site' ? 'siteSetting' : 'organizationSetting',
+    resourceId: idString,
+    action: 'update',
+    before: { value: setting.value },
+    after: { value: saved.value },
+  });
+  return presentSetting(saved);
 }
 
 /** Why a setting is not there to save: a site's inherited one (403), or none of that name (404). */
@@ -109,6 +122,13 @@ export function validateSettingValue(kind: SettingKind, value: string, reportUrl
     case 'switch':
       if (value !== 'true' && value !== 'false') throw invalid('value: must be "true" or "false"');
       return value;
+    case 'days': {
+      const days = /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+      if (!(days >= MIN_AUDIT_RETENTION_DAYS && days <= MAX_AUDIT_RETENTION_DAYS)) {
+        throw invalid(`value: must be a whole number of days from ${MIN_AUDIT_RETENTION_DAYS} to ${MAX_AUDIT_RETENTION_DAYS}`);
+      }
+      return String(days);
+    }
     case 'text':
       return value;
   }

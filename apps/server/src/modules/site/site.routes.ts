@@ -8,6 +8,7 @@ import {
   UpdateSiteBody,
 } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import {
   createSite,
   deleteSite,
@@ -27,7 +28,7 @@ export function siteRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
 
     app.post(base, { schema: { tags, body: CreateSiteBody, response: { 200: SiteSchema } } }, async (request) =>
-      createSite(deps, await request.grants(), request.body),
+      createSite(deps, await request.grants(), { ...request.body, audit: auditContext(request) }),
     );
 
     app.get(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: SiteSchema } } }, async (request) =>
@@ -37,11 +38,11 @@ export function siteRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     app.put(
       `${base}/:id`,
       { schema: { tags, params: IdParams, body: UpdateSiteBody, response: { 200: SiteSchema } } },
-      async (request) => updateSite(deps, await request.grants(), { id: request.params.id, name: request.body.name }),
+      async (request) => updateSite(deps, await request.grants(), { id: request.params.id, name: request.body.name, audit: auditContext(request) }),
     );
 
     app.delete(`${base}/:id`, { schema: { tags, params: IdParams, response: { 200: OkSchema } } }, async (request) => {
-      await deleteSite(deps, await request.grants(), request.params.id);
+      await deleteSite(deps, await request.grants(), { id: request.params.id, audit: auditContext(request) });
       return { ok: true as const };
     });
   };

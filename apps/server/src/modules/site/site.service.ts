@@ -1,5 +1,6 @@
 import { can, type Right, type Site, type SiteSummary } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import type { AuditContext } from '../audit/audit-context.js';
 import { removeStoredObjects } from '../content/stored-objects.service.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Grants } from '../access/grants.js';
@@ -36,9 +37,11 @@ export async function listSites(deps: AppDeps, grants: Grants): Promise<{ sites:
 }
 
 /** Creates a site with its default settings (organization managers). */
-export async function createSite(deps: AppDeps, grants: Grants, input: { organizationId: string; name: string }): Promise<Site> {
-  await requireOrganization(deps, grants, { id: input.organizationId, right: 'administer' });
-  const site = await insertSite(deps.db, input);
+export async function createSite(deps: AppDeps, grants: Grants, input: { organizationId: string; name: string; audit: AuditContext }): Promise<Site> {
+  const { organizationId, name } = input;
+  await requireOrganization(deps, grants, { id: organizationId, right: 'administer' });
+  const site = await insertSite(deps.db, { organizationId, name });
+  await deps.audit.record(input.audit, { organizationId, siteId: site.id, resource: 'site', resourceId: site.id, action: 'create', after: { name } });
   return getSite(deps, grants, site.id);
 }
 
@@ -53,21 +56,28 @@ export async function getSite(deps: AppDeps, grants: Grants, id: string): Promis
 }
 
 /** Renames the site (site managers). */
-export async function updateSite(deps: AppDeps, grants: Grants, change: { id: string; name: string }): Promise<Site> {
+export async function updateSite(deps: AppDeps, grants: Grants, change: { id: string; name: string; audit: AuditContext }): Promise<Site> {
   const { id, name } = change;
-  await requireSite(deps, grants, { id, right: 'administer' });
+  const previous = await requireSite(deps, grants, { id, right: 'administer' });
   await updateSiteName(deps.db, id, name);
+  if (previous.name !== name) {
+    const names = { before: { name: previous.name }, after: { name } };
+    await deps.audit.record(change.audit, { organizationId: previous.organizationId, siteId: id, resource: 'site', resourceId: id, action: 'update', ...names });
+  }
   return getSite(deps, grants, id);
 }
 
 /** Deletes the site with its exhibits and hardware, unless it holds a locked exhibit. */
-export async function deleteSite(deps: AppDeps, grants: Grants, id: string): Promise<void> {
-  await requireSite(deps, grants, { id, right: 'administer' });
+export async function deleteSite(deps: AppDeps, grants: Grants, target: { id: string; audit: AuditContext }): Promise<void> {
+  const { id } = target;
+  const previous = await requireSite(deps, grants, { id, right: 'administer' });
   const { locked, exhibitIds, hardwareIds } = await deleteSiteUnlessLocked(deps.db, id);
   if (locked.length) {
     throw new AppError('LockedExhibits', 'This site cannot be deleted because it contains locked exhibits.', {
       details: { lockedExhibits: locked },
     });
   }
+  const before = { name: previous.name };
+  await deps.audit.record(target.audit, { organizationId: previous.organizationId, siteId: id, resource: 'site', resourceId: id, action: 'delete', before });
   await removeStoredObjects(deps, { exhibitIds, hardwareIds });
 }

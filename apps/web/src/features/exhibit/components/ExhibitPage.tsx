@@ -5,6 +5,7 @@ import { Navigate, useNavigate, useParams } from 'react-router';
 import { can, type OpMode } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
+import { AuditLogLink } from '../../../components/AuditLogLink';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
 import { LogsView } from '../../../components/logs/LogsView';
@@ -183,6 +184,7 @@ function ExhibitScreen() {
           }
           actions={
             <Group gap="md">
+              <AuditLogLink organizationId={orgId} filter={{ exhibitId }} />
               <OnlineBadge online={current.online} label={current.online ? 'Exhibit online' : 'Exhibit offline'} />
               {canOperate ? (
                 <Tooltip label={current.manifestLocked ? 'Unlock the manifest' : 'Lock the manifest'}>

@@ -1,8 +1,9 @@
-import { Switch, Tabs, Tooltip } from '@mantine/core';
+import { Group, Switch, Tabs, Tooltip } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { can, parseRole, type Hardware, type Role } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
+import { AuditLogLink } from '../../../components/AuditLogLink';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav, type LeftNavItem } from '../../../components/LeftNav';
 import { LogsView } from '../../../components/logs/LogsView';
@@ -148,14 +149,17 @@ export function HardwarePage() {
           crumbs={crumbs}
           badge={<OnlineBadge online={current.online} />}
           actions={
-            <Tooltip
-              label={!canOperate ? 'Your role cannot change debug mode' : 'Debug mode can be changed only while the hardware is online'}
-              disabled={!debugDisabled}
-            >
-              <div>
-                <Switch label="Debug Mode" checked={current.controlDebug} disabled={debugDisabled} onChange={() => setDialog('debug')} />
-              </div>
-            </Tooltip>
+            <Group gap="md">
+              <AuditLogLink organizationId={orgId} filter={{ hardwareId }} />
+              <Tooltip
+                label={!canOperate ? 'Your role cannot change debug mode' : 'Debug mode can be changed only while the hardware is online'}
+                disabled={!debugDisabled}
+              >
+                <div>
+                  <Switch label="Debug Mode" checked={current.controlDebug} disabled={debugDisabled} onChange={() => setDialog('debug')} />
+                </div>
+              </Tooltip>
+            </Group>
           }
           canEdit={canEdit}
           onRename={(name) => rename.mutateAsync({ hardwareId, data: { name } })}

@@ -1,4 +1,6 @@
 import { ContentManagerConfigSchema, SETTING_IDS, type Organization } from '@plinth/shared';
+import { Group, Stack } from '@mantine/core';
+import { AuditLogLink } from '../../../components/AuditLogLink';
 import { SettingsForm } from '../../../components/SettingsForm';
 import { usePublicConfig } from '../../../lib/api/get-public-config';
 import { useSaveSettings } from '../../../lib/api/save-settings';
@@ -14,7 +16,7 @@ function contentManagerUrl(organization: Organization): string {
   }
 }
 
-/** The organization's settings; only admins (isAdmin) may edit them. */
+/** The organization's settings; only admins (isAdmin) may edit them, and they get the link to the audit log. */
 export function OrganizationSettingsTab({
   organization,
   onDirtyChange,
@@ -34,13 +36,18 @@ export function OrganizationSettingsTab({
   };
 
   return (
-    <SettingsForm
-      settings={organization.organizationsettings}
-      canEdit={organization.isAdmin}
-      save={save}
-      getContentUrl={getContentUrl}
-      reportUrlPrefix={config.data?.reportUrlPrefix}
-      onDirtyChange={onDirtyChange}
-    />
+    <Stack gap="md">
+      <Group justify="flex-end">
+        <AuditLogLink organizationId={organization.id} />
+      </Group>
+      <SettingsForm
+        settings={organization.organizationsettings}
+        canEdit={organization.isAdmin}
+        save={save}
+        getContentUrl={getContentUrl}
+        reportUrlPrefix={config.data?.reportUrlPrefix}
+        onDirtyChange={onDirtyChange}
+      />
+    </Stack>
   );
 }

@@ -104,7 +104,8 @@ async function findItemToFire(deps: AppDeps, control: ControlRow, itemId: string
 /** The console switched the op mode (`by`: who, an email): stored, pushed to the exhibit, published to consoles, logged. */
 export async function setOpMode(deps: AppDeps, exhibitId: string, change: { mode: OpMode; by: string; audit?: AuditContext }): Promise<void> {
   const { mode, by } = change;
-  const before = (await getExhibitState(deps, exhibitId)).opMode;
+  // Only a person's change is recorded; the state before it is read for that record.
+  const before = change.audit ? (await getExhibitState(deps, exhibitId)).opMode : null;
   await updateOpMode(deps.db, exhibitId, mode);
   if (change.audit) {
     await recordExhibitChange(deps, change.audit, { exhibitId, resource: 'exhibit', resourceId: exhibitId, action: 'opMode', before: { opMode: before }, after: { opMode: mode } });

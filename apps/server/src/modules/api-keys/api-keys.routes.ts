@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiKeyListSchema, ApiKeySchema, CreateApiKeyBody, CreatedApiKeySchema, IdParams } from '@plinth/shared';
 import type { AppDeps } from '../../deps.js';
+import { auditContext } from '../audit/audit-context.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js';
 
 /**
@@ -18,12 +19,12 @@ export function apiKeyRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     app.post(path, { schema: { tags, params: IdParams, body: CreateApiKeyBody, response: { 200: CreatedApiKeySchema } } }, async (request) => {
       const by = { id: request.user.id, email: request.user.email };
-      return createApiKey(deps, await request.grants(), { organizationId: request.params.id, input: request.body, by });
+      return createApiKey(deps, await request.grants(), { organizationId: request.params.id, input: request.body, by, audit: auditContext(request) });
     });
 
     app.delete('/org-management/api-keys/:id', { schema: { tags, params: IdParams, response: { 200: ApiKeySchema } } }, async (request) => {
       const by = { id: request.user.id, email: request.user.email };
-      return revokeApiKey(deps, await request.grants(), { id: request.params.id, by });
+      return revokeApiKey(deps, await request.grants(), { id: request.params.id, by, audit: auditContext(request) });
     });
   };
 }

@@ -17,6 +17,7 @@ import {
   useApiKey,
   type ApiKeyRow,
 } from './api-keys.repository.js';
+import type { AuditContext } from '../audit/audit-context.js';
 
 /** The throttle's window: `API_KEY_RATE_LIMIT` calls per key per minute, counted in the database by every node. */
 const WINDOW_MS = 60_000;
@@ -45,7 +46,7 @@ export async function listApiKeys(deps: AppDeps, grants: Grants, organizationId:
 export async function createApiKey(
   deps: AppDeps,
   grants: Grants,
-  create: { organizationId: string; input: NewApiKeyInput; by: KeyManager },
+  create: { organizationId: string; input: NewApiKeyInput; by: KeyManager; audit: AuditContext },
 ): Promise<CreatedApiKey> {
   const { organizationId, input, by } = create;
   await requireOrganization(deps, grants, { id: organizationId, right: 'administer' });
@@ -67,15 +68,21 @@ export async function createApiKey(
     createdById: by.id,
     createdBy: by.email,
   });
-  return { ...presentApiKey(row, new Map(sites.map((s) => [s.id, s.name]))), key };
+  const created = presentApiKey(row, new Map(sites.map((s) => [s.id, s.name])));
+  // The key itself never: its name, role, scope and expiry.
+  const { name, role, expiresAt: expires } = created;
+  await deps.audit.record(create.audit, { organizationId, resource: 'apiKey', resourceId: row.id, action: 'create', after: { name, role, siteIds, expiresAt: expires } });
+  return { ...created, key };
 }
 
 /** Revokes a key at once (every node checks the database on every call); revoking it again changes nothing. */
-export async function revokeApiKey(deps: AppDeps, grants: Grants, revoke: { id: string; by: KeyManager }): Promise<ApiKey> {
+export async function revokeApiKey(deps: AppDeps, grants: Grants, revoke: { id: string; by: KeyManager; audit: AuditContext }): Promise<ApiKey> {
   const found = await findApiKeyRow(deps.db, revoke.id);
   if (!found || !grants.isOrganizationVisible(found.organizationId)) throw new AppError('NotFound', 'The API key does not exist.');
   await requireOrganization(deps, grants, { id: found.organizationId, right: 'administer' });
-  const row: ApiKeyRow = (await revokeApiKeyRow(deps.db, { id: found.id, at: deps.clock.now(), by: revoke.by.email })) ?? found;
+  const revoked = await revokeApiKeyRow(deps.db, { id: found.id, at: deps.clock.now(), by: revoke.by.email });
+  const row: ApiKeyRow = revoked ?? found;
+  if (revoked) await deps.audit.record(revoke.audit, { organizationId: row.organizationId, resource: 'apiKey', resourceId: row.id, action: 'revoke', before: { name: row.name, role: row.role } });
   const siteNames = new Map((await findOrganizationSites(deps.db, row.organizationId, row.siteIds ?? [])).map((s) => [s.id, s.name]));
   return presentApiKey(row, siteNames);
 }

@@ -207,3 +207,24 @@ describe('on every node', () => {
     expect((await withKey(other.key, 'GET', '/exhibit-management/exhibit', { server: b })).status).toBe(200);
   });
 });
+
+describe('the audit log', () => {
+  it('records a key made and revoked under the manager, and a change made with the key under the key’s name', async () => {
+    const exhibit = await createExhibit(a.deps.db, world.siteA.id);
+    const created = await createKey({ name: 'Audited script', role: 'developer' });
+    expect((await withKey(created.key, 'POST', `/exhibit-management/exhibit/${exhibit.id}/opMode`, { body: { opMode: 'On' } })).status).toBe(200);
+    expect((await manager.delete(`/org-management/api-keys/${created.id}`)).status).toBe(200);
+    const res = await manager.get(`/audit/organization/${world.org.id}/entries?pageSize=50`);
+    expect(res.status).toBe(200);
+    const entries = (res.body.entries as { resource: string; resourceId: string; action: string; actor: { kind: string; label: string }; before: unknown; after: unknown }[]).reverse();
+    const ofKey = entries.filter((e) => e.resourceId === created.id);
+    expect(ofKey.map((e) => [e.action, e.actor.kind, e.actor.label])).toEqual([
+      ['create', 'user', managerEmail],
+      ['revoke', 'user', managerEmail],
+    ]);
+    expect(ofKey[0]!.after).toMatchObject({ name: 'Audited script', role: 'DEVELOPER' });
+    expect(JSON.stringify(entries)).not.toContain(created.key);
+    const opMode = entries.find((e) => e.resource === 'exhibit' && e.resourceId === exhibit.id && e.action === 'opMode');
+    expect(opMode?.actor).toMatchObject({ kind: 'apiKey', label: 'API key "Audited script"' });
+  });
+});

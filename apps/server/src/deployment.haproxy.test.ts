@@ -223,7 +223,7 @@ describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
 
     const OCCURRENCES = 10;
     const fired = new Map<string, number>();
-    const sdk = new Exhibit({ serverUrl: url, exhibitId: exhibit.id, token, manifest: scheduleTestManifest(OCCURRENCES), reconnectMinMs: 100, reconnectMaxMs: 500 });
+    const sdk = new Exhibit({ serverUrl: url, exhibitId: exhibit.id, token, manifest: scheduleTestManifest(OCCURRENCES) as ManifestInput, reconnectMinMs: 100, reconnectMaxMs: 500 });
     sdk.on('control', ({ id }: { id: string }) => fired.set(id, (fired.get(id) ?? 0) + 1));
     open.push(sdk);
     await sdk.ready();

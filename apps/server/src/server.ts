@@ -88,7 +88,6 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     overrides.mailer ??
     createMailer({ transport: config.mailTransport, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
   let deps: AppDeps | null = null;
-  let retention: { stop: () => Promise<void> } | null = null;
   let liveness: NodeLiveness | null = null;
   const stoppers: { stop: () => Promise<void> }[] = [];
   const close = async () => {
@@ -109,7 +108,6 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     // After the gateway: its exhibits are offline ('shutdown'), so nothing is left for others to release.
     await liveness?.stop();
     await deps?.hardwareGateway?.close();
-    await retention?.stop();
     // After the gateways: the mails their last records cause (exhibits going offline) are queued.
     await deps?.notifications?.stop();
     // After the gateways: their last records (exhibits and boards going offline) are stored too.
@@ -133,8 +131,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     await moveLocalFirmwareIntoStore({ files, dataDir: config.dataDir, logger });
     const base: Omit<AppDeps, 'exhibitGateway' | 'hardwareGateway'> = { nodeId: randomUUID(), config, database, db: database.db, mailer, hub, clock, logger, background, outbound, secrets, logs, files, metrics, readiness, audit: createAuditLog({ db: database.db, clock }) };
     deps = base as AppDeps;
-    retention = startLogRetention(deps);
-    stoppers.push(startAuditRetention(deps));
+    // Retention jobs, backups and the Gumband ports stop first (a backup under way finishes).
+    stoppers.push(startLogRetention(deps), startAuditRetention(deps));
     deps.hardwareGateway = await startHardwareGateway(deps);
     checkReadiness(deps);
     deps.exhibitGateway = createExhibitGateway(deps);
@@ -158,8 +156,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
       readiness.stopping();
       if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
     };
-    const metricsPort = metricsListener?.port ?? null;
-    return { app, deps, url: `http://${host}:${listener.port}`, mqttPort: deps.hardwareGateway.mqttPort, metricsPort, setupLink, drain, close };
+    return { app, deps, url: `http://${host}:${listener.port}`, mqttPort: deps.hardwareGateway.mqttPort, metricsPort: metricsListener?.port ?? null, setupLink, drain, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

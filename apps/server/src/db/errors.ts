@@ -1,6 +1,4 @@
 import { DrizzleQueryError } from 'drizzle-orm';
-import type { Logger } from 'pino';
-import { describeFailure } from '../lib/describe-failure.js';
 
 /** A PostgreSQL error as node-postgres and PGlite raise it: a five-character SQLSTATE code and the names it points at. */
 export type DatabaseError = Error & { code: string } & Partial<Record<'severity' | 'schema' | 'table' | 'column' | 'dataType' | 'constraint' | 'routine', string>>;
@@ -43,14 +41,4 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isDataRefusal(error: unknown): boolean {
   const code = databaseErrorOf(error)?.code ?? '';
   return code.startsWith('22') || code.startsWith('23');
-}
-
-/** The batchers' retry while the database is away, reported once per outage with the counts. */
-export function retryWhileDatabaseAway(logger: Logger, what: string) {
-  return {
-    when: isDatabaseUnavailable,
-    onHeld: (waiting: number, error: unknown) =>
-      logger.warn({ waiting, failure: describeFailure(error) }, `the database cannot be reached: ${waiting} ${what} held, retrying until it is back`),
-    onResumed: (failures: number) => logger.info({ failures }, `the database is back: storing the held ${what} (after ${failures} failed attempts)`),
-  };
 }

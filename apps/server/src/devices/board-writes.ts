@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.js';
 import { writeAndLogFailures, writeHeartbeats, writePropValues, type HeartbeatWrite, type PropWrite } from './hardware-ingest.repository.js';
 import { WriteBatcher } from '../lib/write-batcher.js';
-import { retryWhileDatabaseAway } from '../db/errors.js';
+import { retryWhileDatabaseAway } from '../lib/database-retry.js';
 
 /** Rows stored in one statement at most (a heartbeat has 7 parameters, well under PostgreSQL's 65,535). */
 export const BOARD_WRITE_BATCH = 1000;

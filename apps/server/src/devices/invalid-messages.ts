@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Metrics } from '../lib/metrics.js';
 import { addInvalidMessages, writeAndLogFailures, type InvalidMessagesWrite } from './hardware-ingest.repository.js';
 import { WriteBatcher } from '../lib/write-batcher.js';
-import { retryWhileDatabaseAway } from '../db/errors.js';
+import { retryWhileDatabaseAway } from '../lib/database-retry.js';
 
 /** A board's dropped messages are logged at most this often (ms); the next line counts the ones held back. */
 export const INVALID_MESSAGE_LOG_INTERVAL_MS = 60_000;

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 async function onlineCount(ids: string[]): Promise<number> {
-  const { rows } = await server.deps.db.execute<{ n: string }>(sql`select count(*) as n from hardware where online and id = any(${`{${ids.join(',')}}`}::uuid[])`);
+  const { rows } = (await server.deps.db.execute(sql`select count(*) as n from hardware where online and id = any(${`{${ids.join(',')}}`}::uuid[])`)) as unknown as { rows: { n: string }[] };
   return Number(rows[0]!.n);
 }
 
@@ -81,9 +81,9 @@ describe(`Mosquitto restarted under ${BOARDS} boards`, () => {
       'every board back',
       10_000,
     ).catch(async (error: Error) => {
-      const { rows } = await server.deps.db.execute<{ history: string }>(
+      const { rows } = (await server.deps.db.execute(
         sql`select string_agg(h.online::text || ':' || h.reason || '@' || to_char(h.at, 'MI:SS.MS'), ' ' order by h.at) as history from hardware x join hardware_connection_history h on h.hardware_id = x.id where not x.online and x.id = any(${`{${ids.join(',')}}`}::uuid[]) group by x.id`,
-      );
+      )) as unknown as { rows: { history: string }[] };
       throw new Error(`${error.message}: ${boards.filter((b) => b.connected).length} connected, ${online} online; back at ${new Date(backAt).toISOString()}; offline ones: ${rows.map((r) => r.history).join(' | ')}`);
     });
     const onlineMs = Date.now() - backAt;

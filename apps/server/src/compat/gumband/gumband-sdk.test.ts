@@ -258,7 +258,7 @@ describe('the Gumband REST calls', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ response: 'error', code: 'ValidationError' });
     // setManifest() without a file sends back the server's own copy: taken as no change.
-    const copy = await (await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/manifest`), { headers: { cookie: freshCookie } })).json();
+    const copy = (await (await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/manifest`), { headers: { cookie: freshCookie } })).json()) as { manifest: unknown };
     const resent = await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/manifest`), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify(copy.manifest) });
     expect(await resent.json()).toEqual({ response: 'success', changes: [] });
     const nul = await fetch(url(6, `/exhibit-management/exhibit/${fresh.id}/status/anything`), { method: 'POST', headers: { cookie: freshCookie, 'content-type': 'application/json' }, body: JSON.stringify({ value: 'a\u0000b' }) });
@@ -270,7 +270,7 @@ describe('the Gumband REST calls', () => {
     expect((await upload(admin, { exhibitId: record.id, siteId }, [{ name: 'intro.mp4', content: 'video bytes' }])).status).toBe(200);
     const { cookie } = await signIn(record.id, record.token);
 
-    const listed = await (await fetch(url(8, `/content/files/ls?exhibitId=${record.id}`), { headers: { cookie } })).json();
+    const listed = (await (await fetch(url(8, `/content/files/ls?exhibitId=${record.id}`), { headers: { cookie } })).json()) as { files: unknown };
     expect(listed.files).toEqual([expect.objectContaining({ file: 'intro.mp4', hash: sha256('video bytes'), size: 11 })]);
     const file = await fetch(url(8, `/content/files?exhibitId=${record.id}&fileName=intro.mp4`), { headers: { cookie } });
     expect(file.status).toBe(200);

@@ -57,7 +57,7 @@ describe('managing keys', () => {
     const created = await createKey({ name: 'Show control', role: 'developer' });
     expect(created.key.startsWith(API_KEY_PREFIX)).toBe(true);
     expect(created).toMatchObject({ name: 'Show control', role: 'DEVELOPER', sites: null, expiresAt: null, createdBy: managerEmail, lastUsedAt: null });
-    const rows = await a.deps.db.execute(sql`select * from api_keys where id = ${created.id}`);
+    const rows = (await a.deps.db.execute(sql`select * from api_keys where id = ${created.id}`)) as unknown as { rows: unknown[] };
     const stored = JSON.stringify(rows.rows);
     expect(stored).toContain(created.id);
     expect(stored).toContain('secret_hash');

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
-import { isDatabaseUnavailable, retryWhileDatabaseAway } from '../../db/errors.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
+import { retryWhileDatabaseAway } from '../../lib/database-retry.js';
 import { describeFailure } from '../../lib/describe-failure.js';
 import { WriteBatcher } from '../../lib/write-batcher.js';
 import { utcDay } from './log-time.js';

@@ -24,6 +24,7 @@ import { AppError } from './lib/app-error.js';
 import { refuseCrossSiteRequest } from './lib/cross-site.js';
 import { logFailedRequest, RequestLogController } from './lib/request-log.js';
 import { refuseUnsafeText } from './lib/unsafe-input.js';
+import { registerKeyCallAudit } from './modules/audit/key-calls.hook.js';
 import { registerSessionHook } from './modules/auth/session.hook.js';
 import { apiRoutes } from './modules/index.js';
 import { operationsRoutes } from './modules/operations/operations.routes.js';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     );
   });
   registerSessionHook(app, deps);
+  registerKeyCallAudit(app, deps);
   app.addHook('preValidation', refuseUnsafeText);
   const headers = securityHeaders(deps.config);
   app.addHook('onSend', async (_request, reply, payload) => {

@@ -9,7 +9,7 @@ import { EpochMs } from './logging.js';
  */
 
 /** What was done to the resource. */
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'revoke', 'opMode', 'lock', 'unlock', 'deploy', 'cancel', 'upload'] as const;
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'revoke', 'opMode', 'lock', 'unlock', 'deploy', 'cancel', 'upload', 'call'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who acted: a signed-in person or an API key. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PREFIX, type CreatedApiKey } from '@plinth/shared';
 import { sql } from 'drizzle-orm';
 import { createExhibit, createWorld, grant } from '../../test/factories.js';
+import { waitUntil } from '../../test/hardware-kit.js';
 import { download, downloadUrl } from '../../test/files-kit.js';
 import type { TestClient, TestResponse } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
@@ -213,10 +214,21 @@ describe('the audit log', () => {
     const exhibit = await createExhibit(a.deps.db, world.siteA.id);
     const created = await createKey({ name: 'Audited script', role: 'developer' });
     expect((await withKey(created.key, 'POST', `/exhibit-management/exhibit/${exhibit.id}/opMode`, { body: { opMode: 'On' } })).status).toBe(200);
+    expect((await withKey(created.key, 'GET', `/exhibit-management/exhibit/${exhibit.id}`)).status).toBe(200);
     expect((await manager.delete(`/org-management/api-keys/${created.id}`)).status).toBe(200);
-    const res = await manager.get(`/audit/organization/${world.org.id}/entries?pageSize=50`);
-    expect(res.status).toBe(200);
-    const entries = (res.body.entries as { resource: string; resourceId: string; action: string; actor: { kind: string; label: string }; before: unknown; after: unknown }[]).reverse();
+    type Entry = { resource: string; resourceId: string; action: string; actor: { kind: string; label: string }; before: unknown; after: unknown };
+    // A call's entry is written once its answer went out.
+    const entries = await waitUntil(async () => {
+      const res = await manager.get(`/audit/organization/${world.org.id}/entries?pageSize=50`);
+      expect(res.status).toBe(200);
+      const all = (res.body.entries as Entry[]).reverse();
+      return all.filter((e) => e.action === 'call' && e.actor.label === 'API key "Audited script"').length >= 2 ? all : undefined;
+    }, 'the key calls recorded');
+    // Every call with the key, the read included: method, route template (no ids), status.
+    expect(entries.filter((e) => e.action === 'call' && e.actor.label === 'API key "Audited script"').map((e) => [e.resource, e.actor.kind, e.after])).toEqual([
+      ['apiCall', 'apiKey', { method: 'POST', route: '/api/v1/exhibit-management/exhibit/:id/opMode', status: 200 }],
+      ['apiCall', 'apiKey', { method: 'GET', route: '/api/v1/exhibit-management/exhibit/:id', status: 200 }],
+    ]);
     const ofKey = entries.filter((e) => e.resourceId === created.id);
     expect(ofKey.map((e) => [e.action, e.actor.kind, e.actor.label])).toEqual([
       ['create', 'user', managerEmail],

@@ -49,6 +49,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   deploy: 'Deployed',
   cancel: 'Cancelled',
   upload: 'Uploaded',
+  call: 'API key call',
 };
 
 /** A before or after state as one line of text (JSON, or the dash when there is none). */

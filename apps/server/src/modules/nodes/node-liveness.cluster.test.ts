@@ -116,7 +116,9 @@ describe('a node that dies', () => {
     // As a survivor does when B stops beating (a long pause): B's row claimed, its exhibits released.
     await b.deps.db.delete(serverNodes).where(eq(serverNodes.id, b.deps.nodeId));
     expect(await releaseExhibitsHeldBy(b.deps.db, b.deps.nodeId, new Date())).toEqual(expect.arrayContaining([record.id]));
-    expect((await rowOf(record.id)).online).toBe(false);
+    // Released: an offline row with the reason (B's next beat may already have put it back online).
+    const history = await b.deps.db.select().from(exhibitConnections).where(eq(exhibitConnections.exhibitId, record.id));
+    expect(history.some((row) => !row.online && row.reason === 'node_lost')).toBe(true);
     // At its next beat B finds its row gone, registers again and reasserts its connections.
     await vi.waitFor(async () => expect(await rowOf(record.id)).toEqual({ online: true, heldBy: b.deps.nodeId }), wait);
     expect(await b.deps.db.select().from(serverNodes).where(eq(serverNodes.id, b.deps.nodeId))).toHaveLength(1);

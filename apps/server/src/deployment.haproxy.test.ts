@@ -13,6 +13,7 @@ import { openDatabase } from './db/client.js';
 import { insertScheduledEvents, listEventsOfExhibits, type NewScheduledEvent } from './modules/scheduling/scheduling.repository.js';
 import { newBoard, waitUntil } from './test/hardware-kit.js';
 import { scheduleTestManifest, stepsDone, stepsDoneTwice } from './test/schedule-kit.js';
+import { startSteadyLoad } from './test/steady-load.js';
 import { startMosquitto, type RunningMosquitto } from './test/mosquitto.js';
 import { startServerProcess, type ServerProcess } from './test/server-process.js';
 import { createTestDatabase } from './test/test-server.js';
@@ -236,6 +237,9 @@ describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
     expect(row.heldBy, 'HAProxy sent the exhibit to node 2: killing node 1 would test nothing').not.toBe(other);
     await waitUntil(async () => Number((await query<{ n: string }>('select count(*) as n from hardware where online and id = any($1)', [boardIds]))[0]!.n) === BOARDS, 'every board online through HAProxy');
 
+    // Saves through HAProxy and QoS 1 prop changes through its TCP frontend, all through the fault.
+    const load = startSteadyLoad({ settings: { writer: admin, exhibitIds: [exhibit.id], settingId: 'kiosk_name' }, boards: boards.slice(-BOARDS) });
+    await load.running();
     // Occurrences due from 1 s before the kill to 1.7 s after it.
     const direct = await openDatabase({ databaseUrl: database.url, dataDir: dirs[0]!, holder: 'test' });
     try {
@@ -247,13 +251,15 @@ describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
 
       // Boards talk to the broker, not the node: they never read offline, and what they send still lands.
       const offlineSeen: number[] = [];
-      const propAfterKill = 'after the kill';
-      await boards.at(-1)!.changeProp('text1', 'text', propAfterKill);
-      await waitUntil(async () => {
-        offlineSeen.push(Number((await query<{ n: string }>('select count(*) as n from hardware where not online and id = any($1)', [boardIds]))[0]!.n));
-        const rows = await query<{ peripherals: { id: string; props: { name: string; value: unknown }[] }[] }>('select peripherals from hardware where id = $1', [boardIds.at(-1)]);
-        return rows[0]?.peripherals.find((p) => p.id === 'text1')?.props.find((p) => p.name === 'text')?.value === propAfterKill;
-      }, 'a prop change sent after the kill stored by the surviving node', 15_000);
+      const before = { settings: new Map(load.settings), props: new Map(load.props) };
+      await waitUntil(
+        async () => {
+          offlineSeen.push(Number((await query<{ n: string }>('select count(*) as n from hardware where not online and id = any($1)', [boardIds]))[0]!.n));
+          return [...load.settings].every(([id, n]) => n > before.settings.get(id)!) && [...load.props].every(([id, n]) => n > before.props.get(id)!);
+        },
+        'saves and prop changes acknowledged after the kill',
+        15_000,
+      );
 
       const rows = await waitUntil(async () => {
         const now = await listEventsOfExhibits(direct.db, [exhibit.id]);
@@ -268,6 +274,8 @@ describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
         // Failed only where nothing could be made: the exhibit between nodes when its time came.
         if (row.state === 'failed') expect(outcomes.every((o) => o.includes('failed')), `${row.name}: ${outcomes.join('; ')}`).toBe(true);
       }
+      await load.stop();
+      await load.expectNothingLost(query);
       // No control reached the exhibit twice.
       expect([...fired.values()].every((n) => n === 1), JSON.stringify([...fired])).toBe(true);
       for (let n = 0; n < 6; n += 1) {
@@ -277,7 +285,7 @@ describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
       expect(offlineSeen.every((n) => n === 0), `boards read offline: ${offlineSeen.join(',')}`).toBe(true);
       const completed = rows.filter((r) => r.state === 'completed').length;
       console.log(
-        `[fault 2b] node killed behind HAProxy with ${BOARDS} boards through its TCP frontend: none read offline, a prop sent after the kill stored; ` +
+        `[fault 2b] node killed behind HAProxy with ${BOARDS} boards through its TCP frontend: none read offline; ${load.settings.size} writer and ${load.props.size} boards under load, none of their last acknowledged writes lost (${load.answers.get(0) ?? 0} saves cut by the kill); ` +
           `${OCCURRENCES} occurrences due around the kill: ${completed} completed, ${OCCURRENCES - completed} failed (exhibit between nodes), none twice, ${fired.size} controls received once each; all finished ${finishedMs} ms after the kill`,
       );
     } finally {
@@ -286,11 +294,11 @@ describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
   });
 });
 
-async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
+async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    return (await client.query<T>(sql, values)).rows;
+    return (await client.query(sql, values)).rows as T[];
   } finally {
     await client.end();
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hardwareTopic, type ManifestInput } from '@plinth/shared';
+import type { ManifestInput } from '@plinth/shared';
 import { Exhibit } from '@plinth/sdk';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
 import { runCli } from '../cli.js';
@@ -11,6 +11,7 @@ import { freePort } from '../test/free-port.js';
 import { newBoard, waitUntil } from '../test/hardware-kit.js';
 import { startPrivateCluster, type PrivateCluster } from '../test/pg-cluster.js';
 import { startServerProcess, type ServerProcess } from '../test/server-process.js';
+import { startSteadyLoad } from '../test/steady-load.js';
 import { TestClient } from '../test/test-client.js';
 
 /**
@@ -23,7 +24,10 @@ import { TestClient } from '../test/test-client.js';
 const DEVICES = 8;
 const DOWN_MS = 3000;
 const CONNECT_TIMEOUT_MS = 1500;
-const MANIFEST: ManifestInput = { settings: [{ id: 'kiosk_name', type: 'TextInput', default: 'start' }] };
+const MANIFEST: ManifestInput = {
+  settings: [{ id: 'kiosk_name', type: 'TextInput', default: 'start' }],
+  statuses: [{ id: 'visitors', type: 'Integer', display: 'Visitors', default: 0 }],
+};
 const ADMIN = { email: 'pg-restart@example.org', password: 'Faults-Passw0rd' };
 
 let cluster: PrivateCluster;
@@ -69,11 +73,11 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
+async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return (await client.query<T>(sql, values)).rows;
+    return (await client.query(sql, values)).rows as T[];
   } finally {
     await client.end();
   }
@@ -103,90 +107,38 @@ describe('PostgreSQL restarted under load', () => {
     let boardDisconnects = 0;
     for (const board of boards) board.on('event', (e: { kind: string }) => (e.kind === 'disconnected' ? (boardDisconnects += 1) : undefined));
 
-    let loaded = true;
-    const statuses = new Map<number, number>();
-    let slowest = 0;
-    const ackedSettings = new Map<string, number>();
     const writer = new TestClient(node.url);
     expect((await writer.post('/auth/user/login', ADMIN)).status).toBe(200);
-    const writers = ids.map(async (exhibitId) => {
-      for (let n = 1; loaded; n += 1) {
-        const startedAt = Date.now();
-        const res = await writer.post(`/exhibit-management/exhibit/${exhibitId}/setting/kiosk_name`, { value: `v${n}` }).catch(() => null);
-        slowest = Math.max(slowest, Date.now() - startedAt);
-        statuses.set(res?.status ?? 0, (statuses.get(res?.status ?? 0) ?? 0) + 1);
-        if (res?.status === 200) ackedSettings.set(exhibitId, n);
-        else await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    });
-    // Prop changes: the last one each board's PUBACK came back for, and how many were PUBACKed while the database was down.
-    const ackedProps = new Map<string, number>();
-    let down = false;
-    let ackedWhileDown = 0;
-    const publishers = boards.map(async (board) => {
-      for (let n = 1; loaded; n += 1) {
-        const client = board.mqttClient;
-        const sent =
-          client?.connected &&
-          (await Promise.race([
-            client
-              .publishAsync(hardwareTopic(board.hardwareId, 'prop'), JSON.stringify({ peripheralId: 'text1', propName: 'text', value: `p${n}` }), { qos: 1 })
-              .then(() => true, () => false),
-            new Promise<boolean>((resolve) => setTimeout(resolve, 3000, false)),
-          ]));
-        if (sent) {
-          ackedProps.set(board.hardwareId, n);
-          if (down) ackedWhileDown += 1;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    });
-    await waitUntil(() => ackedSettings.size === DEVICES && ackedProps.size === DEVICES, 'every writer and board acknowledged');
+    const load = startSteadyLoad({ settings: { writer, exhibitIds: ids, settingId: 'kiosk_name' }, statuses: { exhibits, statusId: 'visitors' }, boards });
+    await load.running();
 
-    down = true;
     const { stoppedAt, startedAt } = await cluster.restart(DOWN_MS);
-    down = false;
-    const refusedDuringOutage = statuses.get(503) ?? 0;
+    const refusedDuringOutage = load.answers.get(503) ?? 0;
     // The API is back: a read answers 200 again.
     await waitUntil(async () => (await admin.get('/org-management/organization').catch(() => null))?.status === 200, 'the API back', 10_000);
     const apiBackMs = Date.now() - startedAt;
-    const before = new Map(ackedSettings);
-    await waitUntil(() => [...ackedSettings].every(([id, n]) => n > (before.get(id) ?? 0)), 'saves acknowledged again', 20_000);
-    loaded = false;
-    await Promise.all([...writers, ...publishers]);
+    const before = new Map(load.settings);
+    await waitUntil(() => [...load.settings].every(([id, n]) => n > (before.get(id) ?? 0)), 'saves acknowledged again', 20_000);
+    await load.stop();
+    const ackedWhileDown = load.propAckTimes.filter((at) => at >= stoppedAt && at <= startedAt).length;
 
-    expect(refusedDuringOutage, `answers: ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
-    expect([...statuses.keys()].every((status) => status === 200 || status === 503), `answers: ${JSON.stringify([...statuses])}`).toBe(true);
+    expect(refusedDuringOutage, `answers: ${JSON.stringify([...load.answers])}`).toBeGreaterThan(0);
+    expect([...load.answers.keys()].every((status) => status === 200 || status === 503), `answers: ${JSON.stringify([...load.answers])}`).toBe(true);
     // No request hung: the slowest answer is within the connect timeout and a statement's time.
-    expect(slowest).toBeLessThan(CONNECT_TIMEOUT_MS + 3500);
+    expect(load.slowestMs).toBeLessThan(CONNECT_TIMEOUT_MS + 3500);
     expect(apiBackMs).toBeLessThan(5000);
     // Devices stayed connected through the outage.
     expect(exhibitDisconnects).toBe(0);
     expect(boardDisconnects).toBe(0);
     expect(ackedWhileDown, 'no prop change was acknowledged while the database was down: nothing was held').toBeGreaterThan(0);
-
     // Every acknowledged write is stored (the batched ones held through the outage included).
-    await waitUntil(async () => {
-      for (const [hardwareId, n] of ackedProps) {
-        const rows = await query<{ peripherals: { id: string; props: { name: string; value: unknown }[] }[] }>('select peripherals from hardware where id = $1', [hardwareId]);
-        const value = rows[0]?.peripherals.find((p) => p.id === 'text1')?.props.find((p) => p.name === 'text')?.value;
-        if (Number(String(value).slice(1)) < n) return false;
-      }
-      return true;
-    }, 'every PUBACKed prop change stored', 10_000);
-    for (const [exhibitId, n] of ackedSettings) {
-      const rows = await query<{ value: unknown }>(
-        `select value from exhibit_settings where exhibit_id = $1 and manifest_id = 'kiosk_name' and list_manifest_id = ''`,
-        [exhibitId],
-      );
-      expect(Number(String(rows[0]?.value).replace(/^"?v/, '').replace(/"$/, ''))).toBeGreaterThanOrEqual(n);
-    }
+    await load.expectNothingLost(query);
     expect(node.output()).toMatch(/the database cannot be reached: \d+ prop value writes held/);
     expect(node.output()).toMatch(/the database is back: storing the held prop value writes/);
     console.log(
-      `[fault 3] PostgreSQL restarted (down ${startedAt - stoppedAt} ms): ${refusedDuringOutage} saves answered 503, slowest answer ${slowest} ms, ` +
+      `[fault 3] PostgreSQL restarted (down ${startedAt - stoppedAt} ms): ${refusedDuringOutage} saves answered 503, slowest answer ${load.slowestMs} ms, ` +
         `API back ${apiBackMs} ms after the database; ${ackedWhileDown} prop changes PUBACKed while it was down, all stored after; ` +
-        `${ackedSettings.size} writers and ${ackedProps.size} boards, none lost; 0 device disconnects`,
+        `${load.settings.size} writers, ${load.statusesSent} status changes and ${load.props.size} boards, none lost; 0 device disconnects`,
     );
   });
 });

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXHIBIT_CLOSE, hardwareTopic, type ManifestInput } from '@plinth/shared';
+import { EXHIBIT_CLOSE, type ManifestInput } from '@plinth/shared';
 import { Exhibit } from '@plinth/sdk';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
 import { runCli } from '../cli.js';
 import { freePort } from '../test/free-port.js';
 import { newBoard, waitUntil } from '../test/hardware-kit.js';
 import { startServerProcess, type ServerProcess } from '../test/server-process.js';
+import { startSteadyLoad } from '../test/steady-load.js';
 import { TestClient } from '../test/test-client.js';
 import { createTestDatabase } from '../test/test-server.js';
 
@@ -22,7 +23,10 @@ import { createTestDatabase } from '../test/test-server.js';
 const EXHIBITS = 12;
 const WRITERS = 8;
 const DRAIN_MS = 1000;
-const MANIFEST: ManifestInput = { settings: [{ id: 'kiosk_name', type: 'TextInput', default: 'start' }] };
+const MANIFEST: ManifestInput = {
+  settings: [{ id: 'kiosk_name', type: 'TextInput', default: 'start' }],
+  statuses: [{ id: 'visitors', type: 'Integer', display: 'Visitors', default: 0 }],
+};
 const ADMIN = { email: 'sigterm@example.org', password: 'Faults-Passw0rd' };
 
 let database: { url: string; drop: () => Promise<void> };
@@ -62,11 +66,11 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
+async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    return (await client.query<T>(sql, values)).rows;
+    return (await client.query(sql, values)).rows as T[];
   } finally {
     await client.end();
   }
@@ -100,38 +104,15 @@ describe('a graceful stop (SIGTERM) under load', () => {
     await waitUntil(async () => (await online('exhibits')) === EXHIBITS, 'every exhibit online');
     await waitUntil(async () => (await online('hardware')) === EXHIBITS, 'every board online');
 
-    let loaded = true;
-    // Settings: the last value each writer's save was answered 200 for must be stored.
-    const ackedSettings = new Map<string, number>();
+    // Saves, status changes and QoS 1 prop changes, as fast as they are acknowledged.
     const writer = new TestClient(node.url);
     expect((await writer.post('/auth/user/login', ADMIN)).status).toBe(200);
-    const writers = ids.slice(0, WRITERS).map(async (exhibitId) => {
-      for (let n = 1; loaded; n += 1) {
-        const res = await writer.post(`/exhibit-management/exhibit/${exhibitId}/setting/kiosk_name`, { value: `v${n}` }).catch(() => null);
-        if (res?.status === 200) ackedSettings.set(exhibitId, n);
-        else await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+    const load = startSteadyLoad({
+      settings: { writer, exhibitIds: ids.slice(0, WRITERS), settingId: 'kiosk_name' },
+      statuses: { exhibits, statusId: 'visitors' },
+      boards,
     });
-    // Props: the last change each board's PUBACK came back for must be stored (batched writes flushed).
-    const ackedProps = new Map<string, number>();
-    const publishers = boards.map(async (board) => {
-      const id = board.hardwareId;
-      for (let n = 1; loaded; n += 1) {
-        const client = board.mqttClient;
-        // A publish the stopping broker never acknowledged may never settle: it counts as not acknowledged.
-        const sent =
-          client?.connected &&
-          (await Promise.race([
-            client
-              .publishAsync(hardwareTopic(id, 'prop'), JSON.stringify({ peripheralId: 'text1', propName: 'text', value: `p${n}` }), { qos: 1 })
-              .then(() => true, () => false),
-            new Promise<boolean>((resolve) => setTimeout(resolve, 3000, false)),
-          ]));
-        if (sent) ackedProps.set(id, n);
-        else await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    });
-    await waitUntil(() => ackedSettings.size === WRITERS && ackedProps.size === EXHIBITS, 'every writer and board acknowledged');
+    await load.running();
     // Load for a while, so that batched writes are under way when the signal comes.
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
@@ -139,8 +120,7 @@ describe('a graceful stop (SIGTERM) under load', () => {
     await node.kill('SIGTERM');
     const stopMs = Date.now() - signalledAt;
     const { exitCode } = node.child;
-    loaded = false;
-    await Promise.all([...writers, ...publishers]);
+    await load.stop();
 
     expect(exitCode, node.output()).toBe(0);
     expect(stopMs).toBeLessThan(DRAIN_MS + 10_000);
@@ -148,19 +128,8 @@ describe('a graceful stop (SIGTERM) under load', () => {
     // Every exhibit was told to reconnect, not dropped.
     await waitUntil(() => closeCodes.size === EXHIBITS, 'every exhibit saw its connection end');
     expect([...closeCodes.values()].every((code) => code === EXHIBIT_CLOSE.restarting)).toBe(true);
-
-    for (const [exhibitId, n] of ackedSettings) {
-      const rows = await query<{ value: unknown }>(
-        `select value from exhibit_settings where exhibit_id = $1 and manifest_id = 'kiosk_name' and list_manifest_id = ''`,
-        [exhibitId],
-      );
-      expect(Number(String(rows[0]?.value).replace(/^"?v/, '').replace(/"$/, ''))).toBeGreaterThanOrEqual(n);
-    }
-    for (const [hardwareId, n] of ackedProps) {
-      const rows = await query<{ peripherals: { id: string; props: { name: string; value: unknown }[] }[] }>('select peripherals from hardware where id = $1', [hardwareId]);
-      const value = rows[0]?.peripherals.find((p) => p.id === 'text1')?.props.find((p) => p.name === 'text')?.value;
-      expect(Number(String(value).slice(1)), `board ${hardwareId}`).toBeGreaterThanOrEqual(n);
-    }
+    // Stored before the process exited: nothing is waiting anywhere now.
+    await load.expectNothingLost(query, { withinMs: 0 });
     // Stopped on purpose: every exhibit offline with the reason 'shutdown', none left reading online.
     expect(await online('exhibits')).toBe(0);
     const reasons = await query<{ reason: string }>(
@@ -174,7 +143,7 @@ describe('a graceful stop (SIGTERM) under load', () => {
     await waitUntil(async () => (await online('hardware')) === EXHIBITS, 'every board back', 10_000);
     const backMs = Date.now() - restartedAt;
     console.log(
-      `[fault 6] SIGTERM under load: exited 0 in ${stopMs} ms (drain ${DRAIN_MS} ms); ${ackedSettings.size} writers and ${ackedProps.size} boards, ` +
+      `[fault 6] SIGTERM under load: exited 0 in ${stopMs} ms (drain ${DRAIN_MS} ms); ${load.settings.size} writers, ${load.statusesSent} status changes and ${load.props.size} boards, ` +
         `none lost; every exhibit told 1012; all devices back ${backMs} ms after the restart`,
     );
   });

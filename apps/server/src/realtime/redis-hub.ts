@@ -23,6 +23,10 @@ function watchLink(clients: Redis[], logger: Logger) {
   };
   const events = ['ready', 'close', 'end', 'reconnecting'] as const;
   for (const client of clients) for (const event of events) client.on(event, check);
+  // The loss is told once (above); each failed reconnect's error would otherwise be printed by
+  // ioredis as an unhandled error event.
+  const onError = (error: Error) => logger.debug({ err: error }, 'Redis connection error');
+  for (const client of clients) client.on('error', onError);
   return {
     isLive: () => live,
     onChange: (listener: (live: boolean) => void) => {
@@ -32,6 +36,7 @@ function watchLink(clients: Redis[], logger: Logger) {
     stop: () => {
       listeners.clear();
       for (const client of clients) for (const event of events) client.off(event, check);
+      for (const client of clients) client.off('error', onError);
     },
   };
 }

@@ -10,12 +10,31 @@ const USAGE = `Usage: plinth-hw-sim --url mqtt://127.0.0.1:1883 --id <hardwareId
 Behaves as a Plinth hardware board: announces its peripherals, heartbeats, obeys reboot,
 identify, get, debug, prop sets and firmware updates, and prints one line per event.`;
 
+/** The options that take a value (`--token <token>`). */
+const VALUE_OPTIONS = new Set(['--url', '--id', '--token', '--peripherals', '--fw', '--user-fw', '--heartbeat-ms', '--press-every-ms']);
+
+/**
+ * `--token <value>` as `--token=<value>`: a token is random text that may begin with a dash, which
+ * the parser would otherwise take for an option ("argument is ambiguous").
+ */
+export function joinOptionValues(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (VALUE_OPTIONS.has(arg) && i + 1 < argv.length) {
+      joined.push(`${arg}=${argv[i + 1]}`);
+      i += 1;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 /** The command line: parses the options, runs a board until Ctrl-C. Answers the exit code. */
 export async function main(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: joinOptionValues(argv),
       options: {
         url: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
         id: { type: 'string' },

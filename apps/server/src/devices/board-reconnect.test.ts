@@ -122,7 +122,8 @@ describe('the simulated board reconnects by itself', () => {
     sim.child.kill('SIGINT');
     expect(await sim.exited).toBe(0);
 
-    const refused = run('wrong-token');
+    // A token may begin with a dash (random text): still read as the token, not as an option.
+    const refused = run('-wrong-token');
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toMatch(/the broker refused the board \(.*Bad username or password.*\): check --id and --token/);
   });

@@ -18,6 +18,7 @@ import { startMosquitto, type RunningMosquitto } from './test/mosquitto.js';
 import { startServerProcess, type ServerProcess } from './test/server-process.js';
 import { createTestDatabase } from './test/test-server.js';
 import { TestClient } from './test/test-client.js';
+import { queryRows } from './test/postgres.js';
 
 /**
  * The layout of docs/deployment.md, on this machine: Debian's HAProxy in front of two Plinth nodes
@@ -294,12 +295,5 @@ describe('two nodes behind HAProxy, boards through its TCP frontend', () => {
   });
 });
 
-async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+/** What the server stored (its database, read in a connection of the test's own). */
+const query = <T>(sql: string, values?: unknown[]) => queryRows(database.url)<T>(sql, values);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestInput } from '@plinth/shared';
 import { Exhibit } from '@plinth/sdk';
@@ -13,6 +12,7 @@ import { startServerProcess, type ServerProcess } from '../test/server-process.j
 import { startSteadyLoad } from '../test/steady-load.js';
 import { TestClient } from '../test/test-client.js';
 import { createTestDatabase } from '../test/test-server.js';
+import { queryRows } from '../test/postgres.js';
 
 /**
  * Fault scenario 1 (issue 13, docs/reliability.md): the only node killed with `kill -9` while 16
@@ -59,15 +59,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+/** What the server stored (its database, read in a connection of the test's own). */
+const query = <T>(sql: string, values?: unknown[]) => queryRows(database.url)<T>(sql, values);
 
 async function count(sql: string): Promise<number> {
   return Number((await query<{ n: string }>(sql))[0]!.n);

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
 import { createHardware, createOrganization, createSite } from '../test/factories.js';
@@ -11,6 +10,7 @@ import { createToken, newBoard, waitUntil } from '../test/hardware-kit.js';
 import { startSteadyLoad } from '../test/steady-load.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
 import type { TestClient } from '../test/test-client.js';
+import { queryRows } from '../test/postgres.js';
 
 /**
  * Fault scenario 4 (issue 13, docs/reliability.md): Mosquitto restarted under a venue's fleet
@@ -41,15 +41,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+/** What the server stored (its database, read in a connection of the test's own). */
+const query = <T>(sql: string, values?: unknown[]) => queryRows(server.databaseUrl)<T>(sql, values);
 
 async function onlineCount(ids: string[]): Promise<number> {
   const { rows } = (await server.deps.db.execute(sql`select count(*) as n from hardware where online and id = any(${`{${ids.join(',')}}`}::uuid[])`)) as unknown as { rows: { n: string }[] };

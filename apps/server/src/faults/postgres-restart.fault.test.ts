@@ -13,6 +13,7 @@ import { startPrivateCluster, type PrivateCluster } from '../test/pg-cluster.js'
 import { startServerProcess, type ServerProcess } from '../test/server-process.js';
 import { startSteadyLoad } from '../test/steady-load.js';
 import { TestClient } from '../test/test-client.js';
+import { queryRows } from '../test/postgres.js';
 
 /**
  * Fault scenario 3 (issue 13, docs/reliability.md): PostgreSQL itself stopped and started again
@@ -73,15 +74,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function query<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+/** What the server stored (its database, read in a connection of the test's own). */
+const query = <T>(sql: string, values?: unknown[]) => queryRows(databaseUrl)<T>(sql, values);
 
 describe('PostgreSQL restarted under load', () => {
   it('answers 503 while it is gone, keeps devices connected, and stores every acknowledged write once it is back', { timeout: 180_000 }, async () => {

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestInput } from '@plinth/shared';
 import { Exhibit } from '@plinth/sdk';
@@ -11,6 +10,7 @@ import { SocketClient } from '../test/socket-client.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
 import type { TestClient } from '../test/test-client.js';
 import { createExhibit, createOrganization, createSite } from '../test/factories.js';
+import { queryRows } from '../test/postgres.js';
 
 /**
  * Redis lost and back (issue 13): a node whose link to Redis is cut tells its consoles
@@ -112,15 +112,7 @@ describe('Redis lost and back', () => {
       'writes acknowledged after Redis is back',
     );
     await load.stop();
-    await load.expectNothingLost(async <T>(text: string, values: unknown[] = []) => {
-      const client = new pg.Client({ connectionString: cut.databaseUrl });
-      await client.connect();
-      try {
-        return (await client.query(text, values)).rows as T[];
-      } finally {
-        await client.end();
-      }
-    });
+    await load.expectNothingLost(queryRows(cut.databaseUrl));
     // Whether the load's last save, made on the other node, reached the exhibit held by the cut
     // node: reported, not asserted (once, on a Node 24 run, it had not within 5 s; not explained yet).
     const lastDelivered = await waitUntil(() => received.at(-1) === `v${load.settings.get(loaded)}`, 'the last save delivered', 5000).then(

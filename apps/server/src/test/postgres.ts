@@ -30,6 +30,22 @@ async function canConnect(): Promise<boolean> {
   }
 }
 
+/**
+ * Reads rows from the database at `url` in a short-lived connection each time: for tests that
+ * check what a server process (which holds its own pool) stored.
+ */
+export function queryRows(url: string): <T>(sql: string, values?: unknown[]) => Promise<T[]> {
+  return async <T>(sql: string, values: unknown[] = []) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql, values)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 /** Starts the machine's PostgreSQL cluster when it is installed but not running. */
 export async function ensurePostgres(): Promise<void> {
   if (await canConnect()) return;

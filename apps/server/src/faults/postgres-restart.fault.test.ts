@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestInput } from '@plinth/shared';
 import { Exhibit } from '@plinth/sdk';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
-import { runCli } from '../cli.js';
 import { freePort } from '../test/free-port.js';
 import { newBoard, waitUntil } from '../test/hardware-kit.js';
 import { startPrivateCluster, type PrivateCluster } from '../test/pg-cluster.js';
-import { startServerProcess, type ServerProcess } from '../test/server-process.js';
+import { createPlatformAdminByCli, startServerProcess, type ServerProcess } from '../test/server-process.js';
 import { startSteadyLoad } from '../test/steady-load.js';
 import { TestClient } from '../test/test-client.js';
 import { queryRows } from '../test/postgres.js';
@@ -56,14 +55,7 @@ beforeAll(async () => {
     DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
     LOG_LEVEL: 'info',
   });
-  const saved = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = databaseUrl;
-  try {
-    expect(await runCli(['user', 'create', '--email', ADMIN.email, '--password', ADMIN.password, '--platform-admin'], { write: () => true }, { write: () => true })).toBe(0);
-  } finally {
-    if (saved === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = saved;
-  }
+  await createPlatformAdminByCli(databaseUrl, ADMIN);
 }, 120_000);
 
 afterAll(async () => {

@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXHIBIT_CLOSE, type ManifestInput } from '@plinth/shared';
 import { Exhibit } from '@plinth/sdk';
 import type { SimulatedBoard } from '@plinth/hardware-sim';
-import { runCli } from '../cli.js';
 import { freePort } from '../test/free-port.js';
 import { newBoard, waitUntil } from '../test/hardware-kit.js';
-import { startServerProcess, type ServerProcess } from '../test/server-process.js';
+import { createPlatformAdminByCli, startServerProcess, type ServerProcess } from '../test/server-process.js';
 import { startSteadyLoad } from '../test/steady-load.js';
 import { TestClient } from '../test/test-client.js';
 import { createTestDatabase } from '../test/test-server.js';
@@ -48,14 +47,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
   };
   node = await startServerProcess(env);
-  const saved = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = database.url;
-  try {
-    expect(await runCli(['user', 'create', '--email', ADMIN.email, '--password', ADMIN.password, '--platform-admin'], { write: () => true }, { write: () => true })).toBe(0);
-  } finally {
-    if (saved === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = saved;
-  }
+  await createPlatformAdminByCli(database.url, ADMIN);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCli } from '../cli.js';
 
 /** A Plinth server in its own process (`node --import tsx src/main.ts`), for tests that kill it. */
 export type ServerProcess = {
@@ -56,3 +57,20 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     },
   };
 }
+
+/**
+ * Creates a platform admin in the database at `databaseUrl` with the command line, as an operator
+ * does before the first sign-in; throws unless `plinth user create` exits 0.
+ */
+export async function createPlatformAdminByCli(databaseUrl: string, admin: { email: string; password: string }): Promise<void> {
+  const saved = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = databaseUrl;
+  try {
+    const code = await runCli(['user', 'create', '--email', admin.email, '--password', admin.password, '--platform-admin'], { write: () => true }, { write: () => true });
+    if (code !== 0) throw new Error(`plinth user create exited ${code}`);
+  } finally {
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
+  }
+}
+

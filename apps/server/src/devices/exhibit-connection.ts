@@ -42,6 +42,9 @@ export class ExhibitConnection {
   queue: Promise<void> = Promise.resolve();
   unsubscribe: (() => void) | null = null;
   authTimer: NodeJS.Timeout | undefined;
+  /** Messages written so far; `valueWrites` holds the count at the last message of each value (valueKey). */
+  writes = 0;
+  private readonly valueWrites = new Map<string, number>();
 
   readonly remoteAddress: string;
   /** The translation of a socket speaking another protocol (compat/); null for an SDK socket. */
@@ -63,6 +66,9 @@ export class ExhibitConnection {
   /** Writes a message if the socket is open; answers whether it was written. */
   write(message: GatewayMessage): boolean {
     if (this.socket.readyState !== this.socket.OPEN) return false;
+    this.writes += 1;
+    const key = valueKey(message);
+    if (key) this.valueWrites.set(key, this.writes);
     if (!this.codec) {
       this.socket.send(JSON.stringify(message));
       return true;
@@ -71,11 +77,40 @@ export class ExhibitConnection {
     return true;
   }
 
+  /**
+   * Writes a value read from the database when `mark` (this.writes) was current, unless a message
+   * of the same value (or a whole sync) was written since: that one is as new or newer.
+   */
+  writeUnlessNewer(message: GatewayMessage, mark: number): boolean {
+    const key = valueKey(message);
+    const newer = (at: number | undefined) => at !== undefined && at > mark;
+    if (key && (newer(this.valueWrites.get(key)) || newer(this.valueWrites.get(SYNC_KEY)))) return false;
+    return this.write(message);
+  }
+
   /** Closes the socket (if it is not closed already) and remembers why. */
   drop(close: ExhibitClose): void {
     this.reason = close.reason;
     if (this.socket.readyState === this.socket.OPEN || this.socket.readyState === this.socket.CONNECTING) {
       this.socket.close(close.code, close.text);
     }
+  }
+}
+
+const SYNC_KEY = '*';
+
+/** Which value a message carries (a setting, a list, the op mode; a sync carries all), or null. */
+function valueKey(message: GatewayMessage): string | null {
+  switch (message.type) {
+    case 'setting.changed':
+      return `setting:${message.settingId}`;
+    case 'settingList.changed':
+      return `list:${message.listId}`;
+    case 'opMode.changed':
+      return 'opMode';
+    case 'exhibit.synced':
+      return SYNC_KEY;
+    default:
+      return null;
   }
 }

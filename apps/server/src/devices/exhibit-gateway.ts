@@ -3,6 +3,7 @@ import { EXHIBIT_AUTH_TIMEOUT_MS, EXHIBIT_HEARTBEAT_MS } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { describeFailure } from '../lib/describe-failure.js';
 import { countOfflineExhibits } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
+import { listUnappliedMessages } from '../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { EXHIBIT_CLOSES, ExhibitConnection } from './exhibit-connection.js';
 import { ExhibitConnections } from './exhibit-connections.js';
 import { handleExhibitMessage } from './exhibit-messages.js';
@@ -20,6 +21,11 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
   const sweep = () => connections.sweep();
   const heartbeat = setInterval(sweep, EXHIBIT_HEARTBEAT_MS);
   heartbeat.unref();
+  // Saves made on other nodes while the link between the nodes was down never reached the
+  // exhibits held here: once it is back, each gets what it has not acknowledged.
+  const stopResync = deps.hub.onLiveChange((live) => {
+    if (live) void resendUnapplied(connections);
+  });
 
   return {
     isExhibitSocket: (request) => (request.query as Record<string, unknown> | undefined)?.client === 'exhibit',
@@ -57,9 +63,38 @@ export function createExhibitGateway(deps: AppDeps): ExhibitGateway {
     goodbye: () => connections.goodbye(),
     async close() {
       clearInterval(heartbeat);
+      stopResync();
       await connections.close();
     },
   };
+}
+
+/** How many held exhibits read their unacknowledged settings at a time after the fan-out returns. */
+const RESYNC_CONCURRENCY = 8;
+
+/** Sends every exhibit held here what it has not acknowledged (listUnappliedMessages); logs how many got something. */
+async function resendUnapplied(connections: ExhibitConnections): Promise<void> {
+  const { deps } = connections;
+  const held = [...connections.current.keys()];
+  let resent = 0;
+  const next = async (): Promise<void> => {
+    for (let exhibitId = held.pop(); exhibitId !== undefined; exhibitId = held.pop()) {
+      const connection = connections.current.get(exhibitId);
+      if (!connection) continue;
+      const mark = connection.writes;
+      const messages = await listUnappliedMessages(deps, exhibitId).catch((error: unknown) => {
+        deps.logger.warn({ failure: describeFailure(error), exhibitId }, 'could not read what an exhibit missed while the realtime link was down');
+        return [];
+      });
+      // A connection that took over meanwhile got a whole sync of its own.
+      if (connections.current.get(exhibitId) !== connection) continue;
+      // Only the op mode (always sent) means nothing was missed.
+      if (messages.length > 1) resent += 1;
+      for (const message of messages) connection.writeUnlessNewer(message, mark);
+    }
+  };
+  await Promise.all(Array.from({ length: RESYNC_CONCURRENCY }, next));
+  deps.logger.info({ exhibits: connections.current.size, resent }, 'sent held exhibits the settings saved elsewhere while the realtime link was down');
 }
 
 /**

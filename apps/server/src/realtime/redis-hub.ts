@@ -8,18 +8,39 @@ const CHANNEL_PREFIX = 'plinth:rt:';
  * Whether both Redis connections are up. ioredis reconnects by itself and subscribes again to
  * every channel it had; until then events of other nodes (and this node's own, which go through
  * Redis too) do not arrive, so consoles are told (`realtime.status`) and read again afterwards.
+ * The link reads live again only once `confirm` answers: a PING on the subscriber, which Redis
+ * answers after the subscriptions ioredis sent again on reconnect (so nothing published after
+ * the announcement is missed).
  */
-function watchLink(clients: Redis[], logger: Logger) {
+function watchLink(clients: Redis[], confirm: () => Promise<unknown>, logger: Logger) {
   const listeners = new Set<(live: boolean) => void>();
   const up = () => clients.every((client) => client.status === 'ready');
   let live = up();
-  const check = () => {
-    const now = up();
-    if (now === live) return;
+  let confirming = false;
+  const announce = (now: boolean) => {
     live = now;
     if (live) logger.info('The link to Redis is back: realtime events flow between the nodes again');
     else logger.warn('Lost the link to Redis: realtime events may be missing until it is back (reconnecting)');
     for (const listener of listeners) listener(live);
+  };
+  const check = () => {
+    if (!up()) {
+      if (live) announce(false);
+      return;
+    }
+    if (live || confirming) return;
+    confirming = true;
+    confirm().then(
+      () => {
+        confirming = false;
+        if (up() && !live) announce(true);
+      },
+      // No answer (the link dropped again, or a slow reply timed out): try again shortly.
+      () => {
+        confirming = false;
+        setTimeout(check, 500).unref();
+      },
+    );
   };
   const events = ['ready', 'close', 'end', 'reconnecting'] as const;
   for (const client of clients) for (const event of events) client.on(event, check);
@@ -51,7 +72,7 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);
   const local = new TopicListeners();
-  const liveness = watchLink([publisher, subscriber], logger);
+  const liveness = watchLink([publisher, subscriber], () => subscriber.ping(), logger);
   /** Listeners per topic on this instance, and the Redis subscription they share. */
   const listening = new Map<string, { count: number; ready: Promise<void> }>();
 

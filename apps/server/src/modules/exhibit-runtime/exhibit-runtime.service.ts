@@ -1,4 +1,4 @@
-import type { ManifestResponse, OpMode } from '@plinth/shared';
+import type { GatewayMessage, ManifestResponse, OpMode } from '@plinth/shared';
 import { presentOpModeChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../lib/app-error.js';
@@ -17,7 +17,7 @@ import {
   type ExhibitState,
 } from './exhibit-runtime.repository.js';
 import { presentManifest, type ManifestRights } from './manifest.presenter.js';
-import { presentControlFired, presentOpModeMessage, presentSync } from './sdk-messages.presenter.js';
+import { presentControlFired, presentOpModeMessage, presentSdkList, presentSettingRowMessage, presentSync } from './sdk-messages.presenter.js';
 
 /**
  * The console's runtime view of an exhibit: the manifest with live values, controls, the op mode.
@@ -50,6 +50,24 @@ export async function pushSync(deps: AppDeps, exhibitId: string): Promise<void> 
   const [state, rows] = await Promise.all([getExhibitState(deps, exhibitId), loadRuntimeRows(deps.db, exhibitId)]);
   if (!state.online) return;
   deps.exhibitGateway.send(exhibitId, presentSync(rows, state.opMode));
+}
+
+/**
+ * What an exhibit may have missed while this node's link to the other nodes was down (saves made
+ * on another node reach a held exhibit through the hub): each plain setting and each list it has
+ * not acknowledged yet, and the op mode. The SDK ignores a value it already has, so a message too
+ * many costs nothing; a whole `sync` would instead read to the exhibit as a new connection.
+ */
+export async function listUnappliedMessages(deps: AppDeps, exhibitId: string): Promise<GatewayMessage[]> {
+  const [state, rows] = await Promise.all([findExhibitState(deps.db, exhibitId), loadRuntimeRows(deps.db, exhibitId)]);
+  if (!state) return [];
+  const settings = rows.settings
+    .filter((s) => s.listManifestId === '' && s.appliedVersion < s.version)
+    .map(presentSettingRowMessage);
+  const lists = rows.lists
+    .filter((l) => rows.listItems.some((i) => i.listId === l.id && i.appliedVersion < i.version))
+    .map((l) => presentSdkList(l, rows.listItems));
+  return [...settings, ...lists, presentOpModeMessage(state.opMode)];
 }
 
 /**

@@ -60,6 +60,11 @@ export function presentSettingMessage(setting: {
   return setting.content === undefined ? message : { ...message, content: setting.content as SdkContentEntry | null };
 }
 
+/** A stored plain setting as the message a save sends (with a StrapiContent setting's entry). */
+export function presentSettingRowMessage(setting: SettingRow): GatewayMessageOf<'setting.changed'> {
+  return presentSettingMessage({ manifestId: setting.manifestId, value: setting.value as SettingValue, version: setting.version, ...contentOf(setting) });
+}
+
 export function presentOpModeMessage(opMode: OpMode): GatewayMessageOf<'opMode.changed'> {
   return { type: 'opMode.changed', opMode };
 }

@@ -71,6 +71,7 @@ describe('Redis lost and back', () => {
     expect(await late.nextOfType('realtime.status')).toEqual({ type: 'realtime.status', live: false });
 
     proxy.mend();
+    const mendedAt = Date.now();
     expect(await socket.nextOfType('realtime.status', 20_000)).toEqual({ type: 'realtime.status', live: true });
     // The other node's events reach this node's console again (its subscription came back by itself).
     const event = { type: 'exhibit.presenceChanged', exhibitId, online: true, lastOnlineChange: new Date().toISOString() } as const;
@@ -83,6 +84,9 @@ describe('Redis lost and back', () => {
       );
     }
     expect(delivered).toBe(true);
+    const flowingAfterMs = Date.now() - mendedAt;
+    expect(flowingAfterMs).toBeLessThan(5000);
+    console.log(`[fault 5] Redis back: consoles told and events from the other node flowing ${(flowingAfterMs / 1000).toFixed(2)} s after its return`);
     socket.ws.close();
     late.ws.close();
   });

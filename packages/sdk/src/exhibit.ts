@@ -90,6 +90,12 @@ export type ExhibitEvents = {
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void };
 
+/** One logger line as the `log` message carries it. */
+type LogEntry = Extract<SdkMessage, { type: 'log' }>['entries'][number];
+
+/** The most lines one `log` message may carry (the protocol's limit). */
+const LOG_BATCH_MAX = 500;
+
 /** An error the server answered, with its HTTP-like status (400 bad manifest, 401, 406 locked, 426 newer protocol). */
 export class ExhibitError extends Error {
   constructor(
@@ -131,6 +137,8 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   private opMode: OpModeValue = 'Off';
   private pendingOpMode: OpModeValue | null = null;
   private readonly outbox: SdkMessage[] = [];
+  /** Logger lines of the current tick, sent as one `log` message (before any other message, so order holds). */
+  private readonly pendingLogs: LogEntry[] = [];
   private readonly manifestWaiters: Waiter[] = [];
   private readonly contentSync: ContentSync | null;
   /** FileSelection values held until their file is on disk, by setting id (or list id). */
@@ -174,6 +182,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
 
   /** Disconnects for good. */
   close(): void {
+    this.sendPendingLogs();
     this.closed = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.heartbeatTimer);
@@ -558,7 +567,18 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
 
   private log(level: LogLevel, message: unknown): void {
     const text = typeof message === 'string' ? message : JSON.stringify(message);
-    this.queue({ type: 'log', entries: [{ level, message: text.slice(0, 10_000), timestamp: new Date().toISOString() }] });
+    this.pendingLogs.push({ level, message: text.slice(0, 10_000), timestamp: new Date().toISOString() });
+    // The lines of one tick go out together: one message for the server to parse, not one a line.
+    if (this.pendingLogs.length === 1) queueMicrotask(() => this.sendPendingLogs());
+    else if (this.pendingLogs.length >= LOG_BATCH_MAX) this.sendPendingLogs();
+  }
+
+  private sendPendingLogs(): void {
+    if (!this.pendingLogs.length) return;
+    const entries = this.pendingLogs.splice(0);
+    if (this.sendNow({ type: 'log', entries })) return;
+    // Offline: kept one line a message, so that `maxQueuedLogs` counts lines.
+    for (const entry of entries) this.queue({ type: 'log', entries: [entry] });
   }
 
   /** Sends when connected, else keeps it (bounded: the oldest are dropped). */
@@ -573,7 +593,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
     for (const id of this.unsentStatuses) this.send({ type: 'status', id, value: this.statuses.get(id) ?? null });
     this.unsentStatuses.clear();
     const logs = this.outbox.filter((m) => m.type === 'log').flatMap((m) => (m.type === 'log' ? m.entries : []));
-    for (let i = 0; i < logs.length; i += 500) this.send({ type: 'log', entries: logs.slice(i, i + 500) });
+    for (let i = 0; i < logs.length; i += LOG_BATCH_MAX) this.send({ type: 'log', entries: logs.slice(i, i + LOG_BATCH_MAX) });
     for (const message of this.outbox) if (message.type !== 'log') this.send(message);
     this.outbox.length = 0;
   }
@@ -585,6 +605,7 @@ export class Exhibit extends EventEmitter<ExhibitEvents> {
   }
 
   private send(message: SdkMessage): void {
+    if (message.type !== 'log') this.sendPendingLogs();
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 }

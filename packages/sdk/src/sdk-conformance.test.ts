@@ -214,3 +214,41 @@ describe('the Node SDK runs the shared protocol scenarios', () => {
     expect(failure!.message).toMatch(new RegExp(check.error!));
   });
 });
+
+describe('the Node SDK sends logger lines', () => {
+  it('of one tick as one log message, before a message that follows them', async () => {
+    const peer = await startPeer();
+    const exhibit = new Exhibit({ serverUrl: peer.url, exhibitId: CONFORMANCE.exhibitId, token: TOKEN, manifest: { statuses: [{ id: 'count', type: 'Integer' }] } as never });
+    cleanUp = async () => {
+      exhibit.close();
+      await peer.close();
+    };
+    const connection = await peer.nextConnection();
+    await waitUntil(() => connection.sent.length === 1, 'auth');
+    connection.socket.send(JSON.stringify({ type: 'auth.ok', exhibitId: CONFORMANCE.exhibitId, name: 'Lobby kiosk', protocolVersion: 1 }));
+    await waitUntil(() => connection.sent.length === 2, 'the manifest');
+    connection.socket.send(JSON.stringify({ type: 'manifest.ok', requestId: '1' }));
+    connection.socket.send(JSON.stringify({ type: 'exhibit.synced', opMode: 'On', settings: [], settingLists: [], statuses: [] }));
+    await exhibit.ready();
+    await waitUntil(() => connection.sent.some((m) => (m as { type: string }).type === 'ack'), 'the acknowledgement of the sync');
+    connection.sent.length = 0;
+
+    exhibit.logger.info('one');
+    exhibit.logger.warn('two');
+    exhibit.setStatus('count', 1);
+    exhibit.logger.error('three');
+    await waitUntil(() => connection.sent.length >= 3, 'the lines and the status');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const lines = (message: unknown) => (message as { entries?: { message: string }[] }).entries?.map((e) => e.message);
+    expect(connection.sent.map((m) => (m as { type: string }).type)).toEqual(['log', 'status', 'log']);
+    expect(lines(connection.sent[0])).toEqual(['one', 'two']);
+    expect(lines(connection.sent[2])).toEqual(['three']);
+
+    // More lines in one tick than a message may carry: split at the protocol's 500.
+    connection.sent.length = 0;
+    for (let i = 0; i < 1200; i += 1) exhibit.logger.debug(`line ${i}`);
+    await waitUntil(() => connection.sent.length >= 3, 'the three messages');
+    expect(connection.sent.map((m) => lines(m)!.length)).toEqual([500, 500, 200]);
+    for (const message of connection.sent) expect(SdkMessageSchema.safeParse(message).success).toBe(true);
+  });
+});

@@ -59,36 +59,34 @@ async function connect(message: Extract<ToLogsLoad, { type: 'connect' }>): Promi
 
 /**
  * Sends in ticks of 50 ms: each tick every logging exhibit and board gets its share of the lines
- * (an exhibit's lines in a tick go out as one SDK message only when the SDK batches them; a
- * board publishes one MQTT message per line, as a real board would).
+ * due by then (counted from the start, so a late timer catches up and the rate offered is the
+ * rate asked for). An exhibit's lines of a tick go out as one SDK message (the SDK batches a
+ * tick's logger lines); a board publishes one MQTT message per line, as a real board would.
  */
 function run(message: Extract<ToLogsLoad, { type: 'run' }>): void {
   const tickMs = 50;
-  const perTick = (message.linesPerSecond * tickMs) / 1000;
   const loggingExhibits = exhibits.slice(message.probeExhibits);
   const loggingBoards = boards.slice(message.probeBoards);
   let sdkLines = 0;
   let mqttLines = 0;
   let probes = 0;
-  let owedSdk = 0;
-  let owedMqtt = 0;
   let nextExhibit = 0;
   let nextBoard = 0;
-  const endAt = Date.now() + message.durationMs;
-  const tick = setInterval(() => {
-    owedSdk += perTick / 2;
-    owedMqtt += perTick / 2;
-    for (; owedSdk >= 1 && loggingExhibits.length; owedSdk -= 1) {
+  const startedAt = Date.now();
+  const endAt = startedAt + message.durationMs;
+  const sendDue = () => {
+    // Half the lines from exhibits, half from boards.
+    const duePerSide = Math.floor(((Math.min(Date.now(), endAt) - startedAt) * message.linesPerSecond) / 2000);
+    for (; sdkLines < duePerSide && loggingExhibits.length; sdkLines += 1) {
       const exhibit = loggingExhibits[nextExhibit++ % loggingExhibits.length]!;
       exhibit.logger.info(`{"bench":"line","n":${sdkLines}}`);
-      sdkLines += 1;
     }
-    for (; owedMqtt >= 1 && loggingBoards.length; owedMqtt -= 1) {
+    for (; mqttLines < duePerSide && loggingBoards.length; mqttLines += 1) {
       const board = loggingBoards[nextBoard++ % loggingBoards.length]!;
       board.client.publish(hardwareTopic(board.id, 'log'), JSON.stringify({ level: 'info', message: `bench line ${mqttLines}` }), { qos: 0 });
-      mqttLines += 1;
     }
-  }, tickMs);
+  };
+  const tick = setInterval(sendDue, tickMs);
   const probe = setInterval(() => {
     const sentAt = String(Date.now());
     for (const exhibit of exhibits.slice(0, message.probeExhibits)) exhibit.setStatus(message.statusId, sentAt);
@@ -99,6 +97,7 @@ function run(message: Extract<ToLogsLoad, { type: 'run' }>): void {
   }, message.probeMs);
   const stop = setInterval(() => {
     if (Date.now() < endAt) return;
+    sendDue();
     clearInterval(tick);
     clearInterval(probe);
     clearInterval(stop);

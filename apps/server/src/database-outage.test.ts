@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCuttableProxy } from './test/cuttable-proxy.js';
+import { openExhibitSocket } from './test/exhibit-socket.js';
+import { createExhibit, createOrganization, createSite, eventsDuring } from './test/factories.js';
+import { waitUntil } from './test/hardware-kit.js';
+import { queryRows } from './test/postgres.js';
 import { createTestDatabase, startTestServer, type TestServer } from './test/test-server.js';
 import type { TestClient } from './test/test-client.js';
 
@@ -63,4 +67,28 @@ describe('the database lost and back', () => {
       if (how === 'blackhole') expect(Math.max(...durations)).toBeGreaterThanOrEqual(1400);
     });
   }
+
+  it("publishes an exhibit's first status while PostgreSQL is away, and stores it once it is back", { timeout: 60_000 }, async () => {
+    const organization = await createOrganization(server.deps.db);
+    const exhibitId = (await createExhibit(server.deps.db, (await createSite(server.deps.db, organization.id)).id)).id;
+    const exhibit = await openExhibitSocket(server, admin, exhibitId);
+    try {
+      exhibit.send({ type: 'manifest', requestId: '1', manifest: { statuses: [{ id: 'visitors', type: 'Integer' }] } });
+      await exhibit.waitFor((m) => m.type === 'exhibit.synced');
+      proxy.cut('refuse');
+      // The status types were read with the manifest: the value needs no database to be published.
+      const events = await eventsDuring(server, 'exhibit', exhibitId, async () => {
+        exhibit.send({ type: 'status', id: 'visitors', value: 41 });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      });
+      expect(events).toContainEqual({ type: 'exhibit.statusChanged', exhibitId, statusId: 'visitors', value: 41 });
+      proxy.mend();
+      // The batched write was held through the outage and stored once the database is back.
+      const stored = async () => (await queryRows(database.url)<{ value: number }>('select value from exhibit_statuses where exhibit_id = $1', [exhibitId]))[0]?.value;
+      await waitUntil(async () => (await stored()) === 41, 'the status stored after the outage', 20_000);
+    } finally {
+      proxy.mend();
+      exhibit.close();
+    }
+  });
 });

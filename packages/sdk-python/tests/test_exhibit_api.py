@@ -51,8 +51,13 @@ def test_asyncio_connect_callbacks_status_and_the_lock(plinth: PlinthServer, api
         assert not exhibit.is_connected
 
     asyncio.run(scenario())
-    statuses = api.manifest_of(record["id"])["manifest"]["statuses"]
-    assert statuses == [s for s in statuses if s["manifestId"] == "count"] and statuses[0]["value"] == 7
+
+    def stored() -> None:
+        # Stored in the server's next batch of status writes (at most 100 ms later).
+        statuses = api.manifest_of(record["id"])["manifest"]["statuses"]
+        assert statuses == [s for s in statuses if s["manifestId"] == "count"] and statuses[0]["value"] == 7
+
+    eventually(stored)
 
 
 def test_asyncio_connect_raises_authentication_error_with_the_server_message(plinth: PlinthServer, api: Api) -> None:

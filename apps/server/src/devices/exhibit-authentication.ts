@@ -34,7 +34,7 @@ export async function authenticateConnection(
   await connections.ready;
   if (connection.socket.readyState !== connection.socket.OPEN || connections.closing) return;
   clearTimeout(connection.authTimer);
-  connection.session = { deps, connection, exhibitId, statuses: new Map() };
+  connection.session = { deps, connection, exhibitId, statuses: new Map(), store: (write) => connections.statusWrites.add(write.statusId, write) };
   connection.authenticatedAt = connections.now();
   const previous = connections.current.get(exhibitId);
   connections.current.set(exhibitId, connection);

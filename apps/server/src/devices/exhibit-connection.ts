@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { EXHIBIT_CLOSE, type GatewayMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
-import type { StatusCache } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
+import type { StatusSource } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
 import type { ExhibitCodec, OfflineReason } from './ports.js';
 
 /** How the server closes an exhibit's socket: the code the SDK reads, the reason kept in history, the text. */
@@ -19,10 +19,11 @@ export const EXHIBIT_CLOSES = {
 } as const satisfies Record<string, ExhibitClose>;
 
 /**
- * An authenticated connection as the message handlers see it: the exhibit it speaks for, and its
- * statuses by manifest id (row id and type, read once; a manifest ingest clears them).
+ * An authenticated connection as the message handlers see it: the exhibit it speaks for, its
+ * statuses by manifest id (row id and type, read again at each manifest ingest) and where their
+ * values are stored (the gateway's batched writes).
  */
-export type ExhibitSession = { deps: AppDeps; connection: ExhibitConnection; exhibitId: string; statuses: StatusCache };
+export type ExhibitSession = StatusSource & { deps: AppDeps; connection: ExhibitConnection };
 
 /** One SDK socket on this node, from its upgrade to its close. */
 export class ExhibitConnection {

@@ -1,8 +1,17 @@
 import { EXHIBIT_OFFLINE_AFTER_MS } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { retryWhileDatabaseAway } from '../lib/database-retry.js';
+import { describeFailure } from '../lib/describe-failure.js';
+import { WriteBatcher } from '../lib/write-batcher.js';
+import { writeStatusValues, type StatusValueWrite } from '../modules/exhibit-runtime/exhibit-runtime.repository.js';
 import { EXHIBIT_CLOSES, type ExhibitConnection } from './exhibit-connection.js';
 import { createDeviceChannel, type DeviceChannel } from './exhibit-device-channel.js';
 import { ExhibitPresence } from './exhibit-presence.js';
+
+/** How often waiting status values are stored, and how many at most go in one statement (3 parameters each). */
+const STATUS_WRITE_FLUSH_MS = 100;
+const STATUS_WRITE_BATCH = 1000;
 
 /**
  * The exhibit connections of this node and what they share: the device channel to other nodes,
@@ -18,10 +27,25 @@ export class ExhibitConnections {
   /** Settles when connections may be marked online (after the start-up reset, with one node). */
   readonly ready: Promise<void>;
   closing = false;
+  /** Status values from the exhibits, stored in batches (the newest per status) off their message queues. */
+  readonly statusWrites: WriteBatcher<StatusValueWrite>;
   private readonly pending = new Set<Promise<unknown>>();
 
   constructor(readonly deps: AppDeps) {
     this.devices = createDeviceChannel(deps.hub);
+    this.statusWrites = new WriteBatcher<StatusValueWrite>({
+      flushMs: STATUS_WRITE_FLUSH_MS,
+      maxWaiting: STATUS_WRITE_BATCH,
+      retry: retryWhileDatabaseAway(deps.logger, 'exhibit status writes'),
+      store: async (batch) => {
+        for (let i = 0; i < batch.length; i += STATUS_WRITE_BATCH) {
+          await writeStatusValues(deps.db, batch.slice(i, i + STATUS_WRITE_BATCH)).catch((error: unknown) => {
+            if (isDatabaseUnavailable(error)) throw error;
+            deps.logger.error({ failure: describeFailure(error) }, 'storing exhibit status values failed');
+          });
+        }
+      },
+    });
     this.presence = new ExhibitPresence(deps);
     this.ready = deps.config.REDIS_URL
       ? Promise.resolve()
@@ -105,5 +129,8 @@ export class ExhibitConnections {
       connection.socket.terminate();
     }
     while (this.pending.size) await Promise.allSettled([...this.pending]);
+    // Status values held through a database outage get a few more seconds, then are reported.
+    const unstored = await this.statusWrites.finish(3000);
+    if (unstored) this.deps.logger.error({ statuses: unstored }, `stopping without the database: ${unstored} exhibit status values could not be stored`);
   }
 }

@@ -10,7 +10,7 @@ import {
 import { AppError } from '../lib/app-error.js';
 import type { Metrics } from '../lib/metrics.js';
 import { pushExhibitFiles } from '../modules/content/files.service.js';
-import { acknowledge, recordEvent, recordLogs, recordOpMode, recordStatus } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
+import { acknowledge, cacheStatuses, recordEvent, recordLogs, recordOpMode, recordStatus } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
 import { pushSync } from '../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { ingestManifest } from '../modules/exhibit-runtime/manifest-ingest.service.js';
 import { authenticateConnection } from './exhibit-authentication.js';
@@ -119,7 +119,9 @@ async function receiveManifest(session: ExhibitSession, message: Extract<SdkMess
 
 /** Every current value (`exhibit.synced`), then the files it should hold (`files.changed`). */
 async function syncExhibit(session: ExhibitSession): Promise<void> {
-  await pushSync(session.deps, session.exhibitId);
+  const rows = await pushSync(session.deps, session.exhibitId);
+  // The statuses as stored now: no status value that follows waits for a read of its type.
+  cacheStatuses(session.statuses, rows.statuses);
   pushExhibitFiles(session.deps, session.exhibitId);
 }
 

@@ -180,9 +180,12 @@ describe('the exhibit SDK against the real server', () => {
       () => expect(messages).toContainEqual({ type: 'exhibit.statusChanged', exhibitId: record.id, statusId: 'count', value: 42 }),
       wait,
     );
-    const statuses = (await manifestOf(record.id)).manifest.statuses;
-    expect(statuses.find((s: any) => s.manifestId === 'ip_address').value).toBe('10.0.0.7');
-    expect(statuses.find((s: any) => s.manifestId === 'count').value).toBe(42);
+    // Stored in the next batch of status writes (at most 100 ms later).
+    await vi.waitFor(async () => {
+      const statuses = (await manifestOf(record.id)).manifest.statuses;
+      expect(statuses.find((s: any) => s.manifestId === 'ip_address').value).toBe('10.0.0.7');
+      expect(statuses.find((s: any) => s.manifestId === 'count').value).toBe(42);
+    }, wait);
     socket.close();
   });
 

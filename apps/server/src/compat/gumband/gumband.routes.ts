@@ -7,7 +7,7 @@ import { SERVER_ITEM_ACCESS } from '../../modules/access/item-access.js';
 import { openDownload } from '../../modules/content/file-download.service.js';
 import { exhibitFileList, pushExhibitFiles } from '../../modules/content/files.service.js';
 import { setManifestLockByExhibit } from '../../modules/exhibit/exhibit.service.js';
-import { recordEvent, recordLogs, recordOpMode, recordStatus } from '../../modules/exhibit-runtime/exhibit-ingest.service.js';
+import { recordEvent, recordLogs, recordOpMode, recordStatus, statusSourceOfCall } from '../../modules/exhibit-runtime/exhibit-ingest.service.js';
 import { getExhibitState, getManifest, pushSync } from '../../modules/exhibit-runtime/exhibit-runtime.service.js';
 import { saveSetting } from '../../modules/exhibit-runtime/exhibit-settings.service.js';
 import { ingestManifest } from '../../modules/exhibit-runtime/manifest-ingest.service.js';
@@ -212,7 +212,7 @@ function serviceRoutes(deps: AppDeps, exhibitOf: ExhibitOf) {
 /** A status value: Integer statuses take numbers (the SDK may send "3"), the others text. */
 async function setStatus(deps: AppDeps, exhibitId: string, change: { statusId: string; value: unknown }): Promise<void> {
   const { statusId, value } = change;
-  const source = { exhibitId, statuses: new Map<string, { id: string; type: string }>() };
+  const source = statusSourceOfCall(deps, exhibitId);
   const sent = typeof value === 'number' ? value : (gumbandValue(value) ?? null);
   let problem = await recordStatus(deps, source, { id: statusId, value: sent });
   if (problem?.includes('needs a number') && typeof sent === 'string' && sent.trim() !== '' && Number.isFinite(Number(sent))) {

@@ -2,7 +2,7 @@ import type { LogLevel, OpMode } from '@plinth/shared';
 import { presentOpModeChanged, presentSettingChanged, presentStatusChanged } from './exhibit-events.presenter.js';
 import type { AppDeps } from '../../deps.js';
 import { recordExhibit } from '../logging/records.js';
-import { findStatus, updateOpMode, updateStatusValue } from './exhibit-runtime.repository.js';
+import { findStatus, updateOpMode, writeStatusValues, type StatusValueWrite } from './exhibit-runtime.repository.js';
 import { acknowledgeListItem, acknowledgeSetting } from './exhibit-settings.repository.js';
 
 /**
@@ -14,8 +14,22 @@ import { acknowledgeListItem, acknowledgeSetting } from './exhibit-settings.repo
 /** An exhibit's statuses by manifest id (row id and type), kept by its connection. */
 export type StatusCache = Map<string, { id: string; type: string }>;
 
-/** Who sent a status value: the exhibit, and its connection's cache of status types. */
-export type StatusSource = { exhibitId: string; statuses: StatusCache };
+/**
+ * Who sent a status value: the exhibit, its connection's cache of status types, and where the
+ * value is stored (the gateway's batched writes for a connection; at once for a single call).
+ */
+export type StatusSource = { exhibitId: string; statuses: StatusCache; store: (write: StatusValueWrite) => void | Promise<void> };
+
+/** The source of a status value set by one call (not a connection): stored before it answers. */
+export function statusSourceOfCall(deps: AppDeps, exhibitId: string): StatusSource {
+  return { exhibitId, statuses: new Map(), store: (write) => writeStatusValues(deps.db, [write]) };
+}
+
+/** Fills the source's cache with the exhibit's statuses (after a manifest ingest): the first value of each needs no read. */
+export function cacheStatuses(cache: StatusCache, statuses: { id: string; manifestId: string; type: string }[]): void {
+  cache.clear();
+  for (const status of statuses) cache.set(status.manifestId, { id: status.id, type: status.type });
+}
 
 /**
  * A status value from the exhibit; answers an error message when the status is unknown. The
@@ -38,7 +52,7 @@ export async function recordStatus(
   if (value !== null && status.type === 'Integer' && (typeof value !== 'number' || !Number.isFinite(value))) return `Status "${id}" needs a number.`;
   if (value !== null && status.type !== 'Integer' && typeof value !== 'string') return `Status "${id}" needs text.`;
   deps.hub.publish('exhibit', exhibitId, presentStatusChanged({ exhibitId, statusId: id, value }));
-  await updateStatusValue(deps.db, status.id, { value, valueUpdatedAt: deps.clock.now() });
+  await source.store({ statusId: status.id, value, at: deps.clock.now() });
   return null;
 }
 

@@ -114,7 +114,18 @@ export async function findStatus(db: Db, exhibitId: string, manifestId: string):
   return status;
 }
 
-/** Stores a status's live value (the exhibit status ingest's one write per value). */
-export async function updateStatusValue(db: Db, statusId: string, set: { value: string | number | null; valueUpdatedAt: Date }): Promise<void> {
-  await db.update(exhibitStatuses).set(set).where(eq(exhibitStatuses.id, statusId));
+/** A status's live value to store, as the exhibit set it at `at`. */
+export type StatusValueWrite = { statusId: string; value: string | number | null; at: Date };
+
+/**
+ * Stores many statuses' live values in one statement (the exhibit status ingest's writes, batched:
+ * the newest per status). A status removed from the manifest meanwhile is skipped.
+ */
+export async function writeStatusValues(db: Db, writes: StatusValueWrite[]): Promise<void> {
+  if (!writes.length) return;
+  const rows = writes.map((w) => sql`(${w.statusId}::uuid, ${w.value === null ? null : JSON.stringify(w.value)}::jsonb, ${w.at.toISOString()}::timestamptz)`);
+  await db.execute(sql`
+    update exhibit_statuses as s set value = v.val, value_updated_at = v.at
+    from (values ${sql.join(rows, sql`, `)}) as v(id, val, at)
+    where s.id = v.id`);
 }

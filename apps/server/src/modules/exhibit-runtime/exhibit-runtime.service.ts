@@ -14,6 +14,7 @@ import {
   loadRuntimeRows,
   updateOpMode,
   type ControlRow,
+  type ExhibitRuntimeRows,
   type ExhibitState,
 } from './exhibit-runtime.repository.js';
 import { presentManifest, type ManifestRights } from './manifest.presenter.js';
@@ -45,11 +46,11 @@ export async function getManifest(deps: AppDeps, exhibitId: string, rights: Mani
   };
 }
 
-/** Sends every current value (and the op mode) to the exhibit, if it is online (on any node). */
-export async function pushSync(deps: AppDeps, exhibitId: string): Promise<void> {
+/** Sends every current value (and the op mode) to the exhibit, if it is online (on any node); answers the rows it read. */
+export async function pushSync(deps: AppDeps, exhibitId: string): Promise<ExhibitRuntimeRows> {
   const [state, rows] = await Promise.all([getExhibitState(deps, exhibitId), loadRuntimeRows(deps.db, exhibitId)]);
-  if (!state.online) return;
-  deps.exhibitGateway.send(exhibitId, presentSync(rows, state.opMode));
+  if (state.online) deps.exhibitGateway.send(exhibitId, presentSync(rows, state.opMode));
+  return rows;
 }
 
 /**

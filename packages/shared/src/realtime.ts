@@ -113,6 +113,8 @@ export const REALTIME_EVENTS = Object.fromEntries(EVENT_SCHEMAS.map((schema) => 
 export const CONSOLE_CLOSE = {
   /** The session ended (logout, password change, signed out by an admin, expired): sign in again. */
   sessionEnded: 4401,
+  /** The console fell too far behind the events (it stopped reading): reconnect and read everything again. */
+  tooSlow: 4429,
 } as const;
 
 /** Messages the server sends on the /ws socket: the protocol's answers, and the events. */

@@ -11,6 +11,7 @@ import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessi
 import { listenToAccessChanges } from './access-notices.js';
 import type { ExhibitEvent } from './hub-messages.js';
 import { hubTopic, type HubSubscription } from './hub.js';
+import { ConsoleOutbox } from './console-outbox.js';
 import { SocketItemLevels } from './socket-item-levels.js';
 
 /** How often the server pings console sockets; a socket that missed a pong is closed. */
@@ -110,6 +111,8 @@ class ConsoleConnection {
   /** SHA-256 of the session token the socket authenticated with. */
   sessionHash: string | null;
   private readonly onStop: () => void;
+  /** What the socket is sent, held and merged while the console reads slowly. */
+  private readonly outbox: ConsoleOutbox;
 
   constructor(
     private readonly deps: AppDeps,
@@ -120,6 +123,11 @@ class ConsoleConnection {
     this.sessionHash = start.sessionHash;
     this.itemLevels = new SocketItemLevels(deps, () => this.user);
     this.onStop = start.onStop;
+    this.outbox = new ConsoleOutbox(socket, () => {
+      this.deps.logger.warn({ userId: this.user?.id }, 'closed a console socket that fell too far behind its events');
+      this.stop();
+      this.socket.close(CONSOLE_CLOSE.tooSlow, 'too far behind');
+    });
   }
 
   start(): void {
@@ -177,13 +185,14 @@ class ConsoleConnection {
     this.accessListener = null;
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
+    this.outbox.stop();
     this.onStop();
   }
 
   /** Writes a message; an event from the hub (`publishedAt` known) counts in the fan-out delay. */
   private send(message: ServerMessage, publishedAt?: number): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(JSON.stringify(message));
+    this.outbox.write(message);
     if (publishedAt !== undefined) this.deps.metrics.fanoutDelay.observe(Math.max(0, Date.now() - publishedAt) / 1000);
   }
 

@@ -7,6 +7,9 @@ import { listenOrExplain } from '../lib/port-conflict.js';
 /** Who a board connection is: its hardware id (MQTT username) and the token it used. */
 export type BoardSession = { hardwareId: string; tokenId: string };
 
+/** A session as the broker holds it: with the topics the board may publish, made once at connect (not per publish). */
+type HeldSession = BoardSession & { publishTopics: ReadonlySet<string> };
+
 export type BoardAuthenticator = (hardwareId: string, token: string) => Promise<{ tokenId: string } | null>;
 
 export type EmbeddedBroker = {
@@ -97,8 +100,7 @@ function guardBoards(broker: Aedes, sessions: BoardSessions, options: EmbeddedBr
   broker.authorizePublish = (client, packet, callback) => {
     const session = client ? sessions.of(client) : undefined;
     if (!session) return callback(new Error('Not authorized'));
-    const allowed = BOARD_CHANNELS.some((channel) => packet.topic === hardwareTopic(session.hardwareId, channel));
-    callback(allowed ? null : new Error('Not authorized'));
+    callback(session.publishTopics.has(packet.topic) ? null : new Error('Not authorized'));
   };
   broker.authorizeSubscribe = (client, subscription, callback) => {
     const session = sessions.of(client);
@@ -123,9 +125,9 @@ function guardBoards(broker: Aedes, sessions: BoardSessions, options: EmbeddedBr
  */
 class BoardSessions {
   /** Sessions that are ready, by client. */
-  readonly live = new Map<Client, BoardSession>();
+  readonly live = new Map<Client, HeldSession>();
   /** Clients whose credentials were accepted and whose session is not ready yet. */
-  private readonly pending = new Map<Client, BoardSession>();
+  private readonly pending = new Map<Client, HeldSession>();
   /**
    * Tokens (and boards) revoked lately, with when. A check of a token that began before its
    * revocation can still answer "valid" after it: the answer is refused when it comes back, and a
@@ -136,14 +138,14 @@ class BoardSessions {
   constructor(private readonly options: EmbeddedBrokerOptions) {}
 
   /** A client's session, ready or not. */
-  of(client: Client): BoardSession | undefined {
+  of(client: Client): HeldSession | undefined {
     return this.live.get(client) ?? this.pending.get(client);
   }
 
   /** Credentials were checked: answers whether the client may connect (they were valid and not revoked since). */
   admit(client: Client, session: BoardSession | null): boolean {
     if (!session || this.isRevoked(session)) return false;
-    this.pending.set(client, session);
+    this.pending.set(client, { ...session, publishTopics: new Set(BOARD_CHANNELS.map((channel) => hardwareTopic(session.hardwareId, channel))) });
     return true;
   }
 

@@ -13,7 +13,7 @@ import { createApiClient } from './lib/api-client.js';
 import type { FromGenerator, LoadExhibit, ToGenerator } from './lib/load-protocol.js';
 import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
 import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
-import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
+import { startBenchServer, checkServerBuild, ROOT, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, runQueueWaitSeconds, startCpuWindow } from './lib/proc-stats.js';
 import { mapLimit, mib, quantile } from './lib/stats.js';
 
@@ -36,6 +36,7 @@ type Options = {
   rampPerSecond: number;
   generators: number;
   settleS: number;
+  database: BenchDatabase;
   fromSource: boolean;
 };
 
@@ -47,6 +48,7 @@ function readOptions(): Options {
     ramp: { type: 'string' },
     generators: { type: 'string' },
     settle: { type: 'string' },
+    database: { type: 'string' },
   });
   const env = process.env;
   const exhibits = Math.round(positiveNumber(values.exhibits, env.BENCH_EXHIBITS, 2000, 'exhibits'));
@@ -57,8 +59,16 @@ function readOptions(): Options {
     rampPerSecond: positiveNumber(values.ramp, env.BENCH_RAMP, 100, 'ramp'),
     generators: Math.round(positiveNumber(values.generators, env.BENCH_GENERATORS, Math.max(1, Math.ceil(exhibits / 1000)), 'generators')),
     settleS: positiveNumber(values.settle, env.BENCH_SETTLE, 5, 'settle'),
+    database: readDatabase((values.database as string | undefined) ?? env.BENCH_DATABASE),
     fromSource: isFromSource(values),
   };
+}
+
+/** `--database`: the embedded default (pglite) or the local PostgreSQL cluster (postgres, the default). */
+function readDatabase(value: string | undefined): BenchDatabase {
+  if (value === undefined || value === 'postgres') return 'postgres';
+  if (value === 'pglite') return 'pglite';
+  throw new Error(`--database must be pglite or postgres, not ${value}`);
 }
 
 const log = (line: string) => console.log(`[exhibits] ${line}`);
@@ -194,7 +204,7 @@ async function main(): Promise<void> {
   );
   checkServerBuild(options.fromSource ? 'source' : 'dist', log);
 
-  const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log });
+  const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log, database: options.database });
   let generators: Generator[] = [];
   let consoleSocket: ConsoleSocket | null = null;
   const interrupted = () => {

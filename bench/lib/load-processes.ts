@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { createApiClient } from './api-client.js';
 import type { BenchServer } from './plinth-server.js';
 
 /**
@@ -20,6 +21,11 @@ export async function stopLoadProcesses(children: ChildProcess[], closeMessage: 
 
 /** How many exhibits or boards the server has stored as online. */
 export async function onlineCount(server: BenchServer, table: 'exhibits' | 'hardware'): Promise<number> {
+  // PGlite is open in the server process only: there the platform admin's exhibit list answers.
+  if (server.database === 'pglite' && table === 'exhibits') {
+    const { exhibits } = await createApiClient(server.url, server.adminCookie)<{ exhibits: { online: boolean }[] }>('GET', '/exhibit-management/exhibit');
+    return exhibits.filter((exhibit) => exhibit.online).length;
+  }
   const [row] = await server.query<{ n: string }>(`select count(*) as n from ${table} where online`);
   return Number(row?.n ?? 0);
 }

@@ -1,0 +1,360 @@
+// Saturation benchmark (issue 22): how many prop changes a second one Plinth node carries from
+// boards to a subscribed console, against bare aedes (the broker Plinth embeds, alone in its own
+// process) under the same load shape: the same boards and connections, the same per-connection
+// window of QoS 1 messages in flight (until their PUBACK), the same topics and payloads. Plinth's
+// rate is what a console socket on `/ws` receives; the broker's what a plain MQTT subscriber
+// receives. Rounds alternate (Plinth, broker, Plinth, broker) and each side's best round counts;
+// loss and order are checked at the receiver every round. Run through `npm run bench` (see
+// docs/performance.md, "Saturation: Plinth against the bare broker"):
+//   npm run bench -- saturation
+//   npm run bench -- saturation --shapes 200x10 --database pglite --quick
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FleetBoard } from './hardware-protocol.js';
+import { createApiClient } from './lib/api-client.js';
+import { databasePids, stopLoadProcesses } from './lib/load-processes.js';
+import { isFromSource, readFlags, wholeNumber, positiveNumber } from './lib/options.js';
+import { checkServerBuild, ROOT, startBenchServer, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
+import { openFileLimits, startCpuWindow } from './lib/proc-stats.js';
+import { mapLimit } from './lib/stats.js';
+import type { FromLoad, FromReceiver, Side, ToLoad, ToReceiver } from './saturation-protocol.js';
+
+/** A load shape: how many boards (one connection each) and how many messages each keeps in flight. */
+type Shape = { boards: number; window: number };
+
+type Options = {
+  shapes: Shape[];
+  rounds: number;
+  seconds: number;
+  warmupS: number;
+  loads: number;
+  databases: BenchDatabase[];
+  fromSource: boolean;
+};
+
+/** A process at or above this share of one core is named as the limit of its round. */
+const LIMIT_PERCENT = 90;
+
+function parseShapes(text: string): Shape[] {
+  return text.split(',').map((item) => {
+    const match = /^\s*(\d+)\s*[x×]\s*(\d+)\s*$/.exec(item);
+    if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new Error(`--shapes takes boards x window, comma separated (got ${item})`);
+    return { boards: Number(match[1]), window: Number(match[2]) };
+  });
+}
+
+function readOptions(): Options {
+  const values = readFlags({
+    shapes: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    warmup: { type: 'string' },
+    loads: { type: 'string' },
+    database: { type: 'string' },
+    quick: { type: 'boolean' },
+  });
+  const env = process.env;
+  const quick = values.quick === true || env.BENCH_QUICK === '1';
+  const database = String(values.database ?? env.BENCH_DATABASE ?? 'both');
+  if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
+  return {
+    shapes: parseShapes(String(values.shapes ?? env.BENCH_SHAPES ?? '20x100,200x10,2000x1')),
+    rounds: wholeNumber(values.rounds, env.BENCH_ROUNDS, quick ? 1 : 2, 'rounds'),
+    seconds: positiveNumber(values.seconds, env.BENCH_SECONDS, quick ? 2 : 5, 'seconds'),
+    warmupS: positiveNumber(values.warmup, env.BENCH_WARMUP, quick ? 1 : 2, 'warmup'),
+    loads: wholeNumber(values.loads, env.BENCH_LOADS, 2, 'loads'),
+    databases: database === 'both' ? ['pglite', 'postgres'] : [database as BenchDatabase],
+    fromSource: isFromSource(values),
+  };
+}
+
+const log = (line: string) => console.log(`[saturation] ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A forked helper process and a way to wait for its next message matching a test. */
+type Helper<In, Out> = { child: ChildProcess; send: (message: In) => void; next: <T extends Out>(test: (m: Out) => m is T, timeoutMs?: number) => Promise<T> };
+
+function forkHelper<In, Out>(file: string): Helper<In, Out> {
+  const child = fork(path.join(ROOT, 'bench', file), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = new Set<(m: Out) => boolean>();
+  child.on('message', (message: Out) => {
+    for (const take of waiting) if (take(message)) return;
+  });
+  return {
+    child,
+    send: (message) => {
+      if (child.connected) child.send(message as object);
+    },
+    next: <T extends Out>(test: (m: Out) => m is T, timeoutMs = 120_000) =>
+      new Promise<T>((resolve, reject) => {
+        const take = (m: Out) => {
+          if (!test(m)) return false;
+          waiting.delete(take);
+          clearTimeout(timer);
+          resolve(m);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiting.delete(take);
+          reject(new Error(`${file} did not answer within ${timeoutMs / 1000} s`));
+        }, timeoutMs);
+        waiting.add(take);
+      }),
+  };
+}
+
+type Load = Helper<ToLoad, FromLoad>;
+type Receiver = Helper<ToReceiver, FromReceiver>;
+
+/** The bare broker (bench/hardware-aedes-broker.ts) in its own process, and its URL. */
+async function startBroker(): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(path.join(ROOT, 'bench/hardware-aedes-broker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`the aedes broker exited (${code})`)));
+  });
+  return { child, url: `mqtt://127.0.0.1:${port}` };
+}
+
+/** An organization, a site, and `count` boards with one token each, all through the REST API (PGlite has no other way in). */
+async function createBoards(server: BenchServer, count: number): Promise<FleetBoard[]> {
+  const api = createApiClient(server.url, server.adminCookie);
+  const organization = await api<{ id: string }>('POST', '/org-management/organization', { name: 'Saturation museum' });
+  const site = await api<{ id: string }>('POST', '/org-management/site', { name: 'Saturation hall', organizationId: organization.id });
+  const width = String(count).length;
+  return mapLimit(Array.from({ length: count }, (_, i) => i), 8, async (i) => {
+    const hardware = await api<{ id: string }>('POST', '/hardware-mgmt/hardware', { name: `Board ${String(i + 1).padStart(width, '0')}`, siteId: site.id });
+    const token = await api<{ token: string }>('POST', '/auth/hardware', { name: 'saturation', hardwareId: hardware.id });
+    return { id: hardware.id, token: token.token };
+  });
+}
+
+/** One side's figures over one round. */
+type Round = {
+  side: Side;
+  perSecond: number;
+  received: number;
+  seconds: number;
+  sent: number;
+  lost: number;
+  reordered: number;
+  unacknowledged: number;
+  /** CPU seconds of the server (Plinth, PGlite included) or the bare broker in the measured window. */
+  serverCpuSeconds: number;
+  /** Share of one core of each process in the measured window. */
+  cpu: { label: string; percent: number }[];
+};
+
+type Processes = { server: BenchServer; broker: ChildProcess; loads: Load[]; receiver: Receiver };
+
+async function countOf(receiver: Receiver, side: Side) {
+  const answer = receiver.next((m): m is Extract<FromReceiver, { type: 'count' }> => m.type === 'count' && m.side === side, 10_000);
+  receiver.send({ type: 'count', side });
+  return answer;
+}
+
+/**
+ * One round of one side: every connection fills its window, the receiver's count is taken after
+ * the warm-up and again `seconds` later, with every process's CPU over the same window; then the
+ * load stops, the receiver drains, and what was sent is compared with what arrived.
+ */
+async function runRound(side: Side, window: number, processes: Processes, options: Options): Promise<Round> {
+  const { server, broker, loads, receiver } = processes;
+  const dbPids = side === 'plinth' ? await databasePids(server).catch(() => []) : [];
+  const start = await countOf(receiver, side);
+  for (const load of loads) load.send({ type: 'start', side, window });
+  await sleep(options.warmupS * 1000);
+  const serverPid = side === 'plinth' ? server.pid : broker.pid!;
+  const windows = [
+    { label: side === 'plinth' ? 'Plinth server' : 'bare aedes', cpu: startCpuWindow(() => [serverPid]) },
+    ...(dbPids.length ? [{ label: 'PostgreSQL backends', cpu: startCpuWindow(() => dbPids) }] : []),
+    ...loads.map((load, i) => ({ label: `load ${i + 1}`, cpu: startCpuWindow(() => [load.child.pid!]) })),
+    { label: 'receiver', cpu: startCpuWindow(() => [receiver.child.pid!]) },
+    { label: 'bench', cpu: startCpuWindow(() => [process.pid]) },
+  ];
+  const from = await countOf(receiver, side);
+  await sleep(options.seconds * 1000);
+  const to = await countOf(receiver, side);
+  const cpu = windows.map((w) => ({ label: w.label, ...w.cpu.stop() }));
+  const stopped = loads.map((load) => load.next((m): m is Extract<FromLoad, { type: 'stopped' }> => m.type === 'stopped' && m.side === side, 30_000));
+  for (const load of loads) load.send({ type: 'stop', side });
+  const totals = await Promise.all(stopped);
+  const sent = totals.reduce((n, t) => n + t.sent, 0);
+  // Drain: wait until everything sent has arrived, or nothing more arrives for 2 s.
+  let end = await countOf(receiver, side);
+  for (let quiet = 0; end.received - start.received < sent && quiet < 20; ) {
+    await sleep(100);
+    const now = await countOf(receiver, side);
+    quiet = now.received === end.received ? quiet + 1 : 0;
+    end = now;
+  }
+  const received = to.received - from.received;
+  const seconds = (to.at - from.at) / 1000;
+  return {
+    side,
+    perSecond: received / seconds,
+    received,
+    seconds,
+    sent,
+    lost: Math.max(0, sent - (end.received - start.received)),
+    reordered: end.reordered - start.reordered,
+    unacknowledged: totals.reduce((n, t) => n + t.unacknowledged, 0),
+    serverCpuSeconds: cpu[0]!.cpuSeconds,
+    cpu: cpu.map((c) => ({ label: c.label, percent: c.percentOfOneCore })),
+  };
+}
+
+/** Opens one connection per board on `side`, spread over the load processes. */
+async function connectSide(side: Side, url: string, boards: FleetBoard[], loads: Load[]): Promise<void> {
+  const answers = loads.map((load) => load.next((m): m is Extract<FromLoad, { type: 'connected' }> => m.type === 'connected' && m.side === side, 300_000));
+  loads.forEach((load, i) => load.send({ type: 'connect', side, url, boards: boards.filter((_, b) => b % loads.length === i) }));
+  const connected = await Promise.all(answers);
+  const failed = connected.reduce((n, c) => n + c.failed, 0);
+  if (failed) throw new Error(`${failed} of ${boards.length} ${side} connections failed: ${[...new Set(connected.flatMap((c) => c.errors))].join('; ')}`);
+}
+
+async function disconnectSide(side: Side, loads: Load[]): Promise<void> {
+  const answers = loads.map((load) => load.next((m): m is Extract<FromLoad, { type: 'disconnected' }> => m.type === 'disconnected' && m.side === side, 60_000));
+  for (const load of loads) load.send({ type: 'disconnect', side });
+  await Promise.all(answers);
+}
+
+type ShapeResult = { database: BenchDatabase; shape: Shape; rounds: Round[] };
+
+async function runShape(shape: Shape, boards: FleetBoard[], urls: Record<Side, string>, processes: Processes, options: Options): Promise<Round[]> {
+  const used = boards.slice(0, shape.boards);
+  let started = performance.now();
+  for (const side of ['plinth', 'broker'] as const) {
+    processes.receiver.send({ type: 'reset', side });
+    await connectSide(side, urls[side], used, processes.loads);
+  }
+  log(`${shape.boards} × ${shape.window}: ${shape.boards} connections to each side in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // The server stores the announces and presence of the boards that just connected: let it finish.
+  await sleep(2000);
+  const rounds: Round[] = [];
+  try {
+    for (let r = 1; r <= options.rounds; r++) {
+      for (const side of ['plinth', 'broker'] as const) {
+        started = performance.now();
+        const round = await runRound(side, shape.window, processes, options);
+        rounds.push(round);
+        log(`  round ${r} ${side.padEnd(6)} ${round.perSecond.toFixed(0).padStart(6)} /s  ${cpuLine(round)}${round.lost || round.reordered ? `  LOST ${round.lost} REORDERED ${round.reordered}` : ''}`);
+      }
+    }
+  } finally {
+    await disconnectSide('plinth', processes.loads);
+    await disconnectSide('broker', processes.loads);
+  }
+  return rounds;
+}
+
+function cpuLine(round: Round): string {
+  return round.cpu.map((c) => `${c.label} ${c.percent.toFixed(0)}%`).join(', ');
+}
+
+/** The processes at or above LIMIT_PERCENT of a core that are not the server measured. */
+function limits(round: Round): string[] {
+  return round.cpu.slice(1).filter((c) => c.percent >= LIMIT_PERCENT && c.label !== 'PostgreSQL backends').map((c) => `${c.label} at ${c.percent.toFixed(0)}%`);
+}
+
+const best = (rounds: Round[], side: Side) => rounds.filter((r) => r.side === side).reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+
+type Figure = { label: string; value: string };
+
+function summarize(results: ShapeResult[]): Figure[] {
+  const figures: Figure[] = [];
+  console.log('\nSaturation: Plinth (console on /ws) against bare aedes (MQTT subscriber), best round of each side');
+  for (const { database, shape, rounds } of results) {
+    const plinth = best(rounds, 'plinth');
+    const broker = best(rounds, 'broker');
+    const ratio = (plinth.perSecond / broker.perSecond) * 100;
+    const lost = rounds.reduce((n, r) => n + r.lost, 0);
+    const reordered = rounds.reduce((n, r) => n + r.reordered, 0);
+    const sent = rounds.reduce((n, r) => n + r.sent, 0);
+    const cost = (r: Round) => (r.serverCpuSeconds / r.received) * 1e6;
+    const name = `${database} ${shape.boards} × ${shape.window}`;
+    console.log(`  ${name}`);
+    console.log(`    Plinth      ${plinth.perSecond.toFixed(0).padStart(7)} /s  ${cost(plinth).toFixed(1)} µs server CPU a message  (${cpuLine(plinth)})`);
+    console.log(`    bare aedes  ${broker.perSecond.toFixed(0).padStart(7)} /s  ${cost(broker).toFixed(1)} µs broker CPU a message  (${cpuLine(broker)})`);
+    console.log(`    ratio       ${ratio.toFixed(1)} %   rounds: ${rounds.map((r) => `${r.side} ${r.perSecond.toFixed(0)}`).join(', ')}`);
+    console.log(`    loss/order  ${lost} lost, ${reordered} reordered of ${sent} sent in ${rounds.length} rounds${rounds.some((r) => r.unacknowledged) ? ` (${rounds.reduce((n, r) => n + r.unacknowledged, 0)} never acknowledged)` : ''}`);
+    for (const r of [plinth, broker]) {
+      const limit = limits(r);
+      if (limit.length) console.log(`    LIMIT: the ${r.side} round was capped by the bench, not the server: ${limit.join(', ')}`);
+    }
+    figures.push(
+      { label: `${name}: Plinth / bare aedes`, value: `${plinth.perSecond.toFixed(0)} / ${broker.perSecond.toFixed(0)} /s = ${ratio.toFixed(1)}%` },
+      { label: `${name}: server CPU a message, Plinth / aedes`, value: `${cost(plinth).toFixed(1)} / ${cost(broker).toFixed(1)} µs (${plinth.cpu[0]!.percent.toFixed(0)}% / ${broker.cpu[0]!.percent.toFixed(0)}% of a core)` },
+      { label: `${name}: lost / reordered`, value: `${lost} / ${reordered} of ${sent}` },
+    );
+  }
+  return figures;
+}
+
+async function runDatabase(database: BenchDatabase, broker: { child: ChildProcess; url: string }, loads: Load[], receiver: Receiver, options: Options): Promise<ShapeResult[]> {
+  const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log, database });
+  try {
+    const started = performance.now();
+    const boards = await createBoards(server, Math.max(...options.shapes.map((s) => s.boards)));
+    log(`${database}: created ${boards.length} boards and tokens through the REST API in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const opened = receiver.next((m): m is Extract<FromReceiver, { type: 'opened' | 'failed' }> => (m.type === 'opened' || m.type === 'failed') && m.side === 'plinth');
+    receiver.send({ type: 'open-console', url: server.url, cookie: server.adminCookie, hardwareIds: boards.map((b) => b.id) });
+    const answer = await opened;
+    if (answer.type === 'failed') throw new Error(answer.error);
+    const config = await createApiClient(server.url, server.adminCookie)<{ mqttPort: number }>('GET', '/config');
+    const urls = { plinth: `mqtt://127.0.0.1:${config.mqttPort}`, broker: broker.url };
+    const results: ShapeResult[] = [];
+    for (const shape of options.shapes) {
+      results.push({ database, shape, rounds: await runShape(shape, boards, urls, { server, broker: broker.child, loads, receiver }, options) });
+    }
+    receiver.send({ type: 'close-console' });
+    return results;
+  } catch (error) {
+    const tail = server.logTail(20);
+    if (tail) log(`server log tail:\n${tail}`);
+    throw error;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const most = Math.max(...options.shapes.map((s) => s.boards));
+  const limitsNow = openFileLimits();
+  // Each board holds two sockets in the load processes (one per side) and one in each server.
+  if (limitsNow && limitsNow.soft < most * 2 + 500) {
+    throw new Error(`the open-file limit is ${limitsNow.soft}; run \`ulimit -n ${most * 4}\` first (npm run bench raises it to the hard limit, ${limitsNow.hard})`);
+  }
+  log(
+    `shapes ${options.shapes.map((s) => `${s.boards} × ${s.window}`).join(', ')}; ${options.rounds} round(s) a side, ${options.warmupS} s warm-up + ${options.seconds} s measured; ` +
+      `${options.loads} load process(es); database ${options.databases.join(' and ')}`,
+  );
+  checkServerBuild(options.fromSource ? 'source' : 'dist', log);
+  const broker = await startBroker();
+  const loads = Array.from({ length: options.loads }, () => forkHelper<ToLoad, FromLoad>('saturation-load.ts'));
+  const receiver = forkHelper<ToReceiver, FromReceiver>('saturation-receiver.ts');
+  const children = [broker.child, ...loads.map((l) => l.child), receiver.child];
+  try {
+    const opened = receiver.next((m): m is Extract<FromReceiver, { type: 'opened' | 'failed' }> => (m.type === 'opened' || m.type === 'failed') && m.side === 'broker');
+    receiver.send({ type: 'open-subscriber', url: broker.url });
+    const answer = await opened;
+    if (answer.type === 'failed') throw new Error(answer.error);
+    const results: ShapeResult[] = [];
+    for (const database of options.databases) results.push(...(await runDatabase(database, broker, loads, receiver, options)));
+    const figures = summarize(results);
+    const file = process.env.BENCH_RESULTS_FILE;
+    if (file) fs.writeFileSync(file, JSON.stringify({ name: 'saturation', options, figures }, null, 2));
+  } finally {
+    await stopLoadProcesses(children, { type: 'close' }, 5000);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`[saturation] failed: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -113,34 +113,8 @@ async function sendProps(message: Extract<ToFleet, { type: 'props' }>): Promise<
   report({ type: 'sent', sent, skipped, lateMs, loopDelayP99Ms: loopDelay.percentile(99) / 1e6 - 1, loopDelayMaxMs: loopDelay.max / 1e6 - 1 });
 }
 
-let saturation: { window: number; sent: number; acked: number } | null = null;
-
-function topUp(): void {
-  const s = saturation;
-  if (!s) return;
-  while (s.sent - s.acked < s.window) {
-    const board = nextBoard();
-    if (!board) break;
-    changeBenchProp(board);
-    s.sent += 1;
-  }
-}
-
-/** The closed loop: `window` changes in flight until the console has seen them. */
-async function saturate(message: Extract<ToFleet, { type: 'saturate' }>): Promise<void> {
-  const s = { window: message.window, sent: 0, acked: 0 };
-  saturation = s;
-  const timer = setInterval(topUp, 10);
-  topUp();
-  await sleep(message.durationMs);
-  clearInterval(timer);
-  saturation = null;
-  report({ type: 'saturated', sent: s.sent });
-}
-
 async function close(): Promise<void> {
   closing = true;
-  saturation = null;
   // Goodbyes in batches: thousands of simultaneous ones only measure the burst.
   for (let i = 0; i < boards.length; i += 500) {
     await Promise.all(boards.slice(i, i + 500).map((b) => b.stop().catch(() => undefined)));
@@ -159,15 +133,6 @@ process.on('message', (message: ToFleet) => {
       return;
     case 'props':
       void sendProps(message);
-      return;
-    case 'saturate':
-      void saturate(message);
-      return;
-    case 'ack':
-      if (saturation) {
-        saturation.acked += message.count;
-        topUp();
-      }
       return;
     case 'close':
       void close();

@@ -20,13 +20,6 @@ export type ToFleet =
    * (process.hrtime, one clock for every process of the machine).
    */
   | { type: 'props'; startAt: number; durationMs: number; perSecond: number }
-  /**
-   * Closed loop, for throughput: keep `window` prop changes in flight (sent but not yet seen by
-   * the console, which the benchmark reports with `ack`) for `durationMs`.
-   */
-  | { type: 'saturate'; durationMs: number; window: number }
-  /** The console saw `count` more bench prop changes. */
-  | { type: 'ack'; count: number }
   /** Stop every board (each says goodbye) and exit. */
   | { type: 'close' };
 
@@ -39,6 +32,4 @@ export type FromFleet =
    * stall here between stamping a value and writing it counts in the measured latency.
    */
   | { type: 'sent'; sent: number; skipped: number; lateMs: number; loopDelayP99Ms: number; loopDelayMaxMs: number }
-  /** A closed-loop phase is over. */
-  | { type: 'saturated'; sent: number }
   | { type: 'closed' };

@@ -2,8 +2,8 @@
 // simulated boards (@plinth/hardware-sim) in separate processes, heartbeating, plus a stream of
 // prop changes, and one console socket subscribed to every board. Prints boards held, prop
 // changes ingested per second, latency board publish → console socket, server memory per board,
-// and Plinth's throughput as a ratio of a bare aedes broker's. Run through `npm run bench`
-// (see docs/performance.md):
+// and a bare aedes broker's latency at the same rate. Plinth's throughput against the bare broker
+// is measured by bench/saturation.bench.ts. Run through `npm run bench` (see docs/performance.md):
 //   npm run bench -- hardware --boards 200 --duration 20
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,8 +28,6 @@ type Options = {
   boards: number;
   ratePerSecond: number;
   durationS: number;
-  saturateS: number;
-  window: number;
   heartbeatMs: number;
   rampPerSecond: number;
   fleets: number;
@@ -43,8 +41,6 @@ function readOptions(): Options {
     boards: { type: 'string' },
     rate: { type: 'string' },
     duration: { type: 'string' },
-    saturate: { type: 'string' },
-    window: { type: 'string' },
     heartbeat: { type: 'string' },
     ramp: { type: 'string' },
     fleets: { type: 'string' },
@@ -57,8 +53,6 @@ function readOptions(): Options {
     boards,
     ratePerSecond: positiveNumber(values.rate, env.BENCH_RATE, TARGETS.rate, 'rate'),
     durationS: positiveNumber(values.duration, env.BENCH_DURATION, 60, 'duration'),
-    saturateS: positiveNumber(values.saturate, env.BENCH_SATURATE, 15, 'saturate'),
-    window: Math.round(positiveNumber(values.window, env.BENCH_WINDOW, 200, 'window')),
     heartbeatMs: positiveNumber(values.heartbeat, env.BENCH_HEARTBEAT_MS, 16_000, 'heartbeat'),
     rampPerSecond: positiveNumber(values.ramp, env.BENCH_RAMP, 250, 'ramp'),
     fleets: Math.round(positiveNumber(values.fleets, env.BENCH_FLEETS, Math.max(1, Math.ceil(boards / 5000)), 'fleets')),
@@ -113,19 +107,15 @@ async function createBoards(server: BenchServer, count: number): Promise<FleetBo
 type ConsoleSocket = {
   /** Latency of each bench prop change seen, in ms. */
   latenciesMs: number[];
-  /** Bench prop changes seen since the last `takeAcks`, per fleet. */
-  takeAcks: () => number[];
   counts: { props: number; statuses: number; online: number; offline: number };
   close: () => void;
 };
 
 /** A console socket signed in with the admin's session cookie, subscribed to every board in batches. */
-async function openConsoleSocket(server: BenchServer, boards: FleetBoard[], fleetOf: Map<string, number>, fleets: number): Promise<ConsoleSocket> {
+async function openConsoleSocket(server: BenchServer, boards: FleetBoard[]): Promise<ConsoleSocket> {
   const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { cookie: server.adminCookie } });
-  const acks = new Array<number>(fleets).fill(0);
   const result: ConsoleSocket = {
     latenciesMs: [],
-    takeAcks: () => acks.splice(0, fleets, ...new Array<number>(fleets).fill(0)),
     counts: { props: 0, statuses: 0, online: 0, offline: 0 },
     close: () => socket.close(),
   };
@@ -140,8 +130,6 @@ async function openConsoleSocket(server: BenchServer, boards: FleetBoard[], flee
         if (message.propName === BENCH_PROP.propName && typeof message.value === 'string' && /^\d+$/.test(message.value)) {
           result.latenciesMs.push(Number(now - BigInt(message.value)) / 1e6);
           result.counts.props += 1;
-          const fleet = fleetOf.get(message.hardwareId);
-          if (fleet !== undefined) acks[fleet]! += 1;
         }
         return;
       case 'hardware.statusChanged':
@@ -181,7 +169,6 @@ type Fleet = {
   child: ChildProcess;
   last: Extract<FromFleet, { type: 'progress' }> | null;
   sent: Extract<FromFleet, { type: 'sent' }> | null;
-  saturated: Extract<FromFleet, { type: 'saturated' }> | null;
 };
 
 function startFleets(count: number): Fleet[] {
@@ -190,11 +177,10 @@ function startFleets(count: number): Fleet[] {
       execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const fleet: Fleet = { child, last: null, sent: null, saturated: null };
+    const fleet: Fleet = { child, last: null, sent: null };
     child.on('message', (message: FromFleet) => {
       if (message.type === 'progress') fleet.last = message;
       if (message.type === 'sent') fleet.sent = message;
-      if (message.type === 'saturated') fleet.saturated = message;
     });
     return fleet;
   });
@@ -224,35 +210,13 @@ function stopFleets(fleets: Fleet[]): Promise<void> {
   );
 }
 
-/** Runs the closed loop: fleets keep `window` changes in flight, acknowledged as the console sees them. */
-async function saturatePlinth(fleets: Fleet[], consoleSocket: ConsoleSocket, options: Options): Promise<{ received: number; seconds: number; latenciesMs: number[] }> {
-  consoleSocket.takeAcks();
-  const window = Math.max(1, Math.round(options.window / fleets.length));
-  const acker = setInterval(() => {
-    consoleSocket.takeAcks().forEach((count, i) => count && tell(fleets[i]!, { type: 'ack', count }));
-  }, 5);
-  for (const fleet of fleets) tell(fleet, { type: 'saturate', durationMs: options.saturateS * 1000, window });
-  // The first second fills the pipeline; the rest is measured.
-  await sleep(1000);
-  const before = consoleSocket.counts.props;
-  const from = consoleSocket.latenciesMs.length;
-  const startedAt = performance.now();
-  await sleep(options.saturateS * 1000 - 1000);
-  const received = consoleSocket.counts.props - before;
-  const seconds = (performance.now() - startedAt) / 1000;
-  const latenciesMs = consoleSocket.latenciesMs.slice(from);
-  for (let i = 0; i < 100 && fleets.some((f) => !f.saturated); i++) await sleep(100);
-  clearInterval(acker);
-  return { received, seconds, latenciesMs };
-}
-
-type Baseline = { ratePerSecond: number; latenciesMs: number[]; sent: number; received: number; saturatedPerSecond: number; cpu: number };
+type Baseline = { ratePerSecond: number; latenciesMs: number[]; sent: number; received: number };
 
 /**
  * The bare broker: aedes alone in its own process, one publisher sending the same prop payloads
  * on the same topics (QoS 1, as boards do) and one subscriber (QoS 0, as Plinth reads them in
  * process and pushes them on a socket with no acknowledgement). Measures latency at the same
- * rate, then throughput with the same closed loop.
+ * rate (throughput against Plinth: bench/saturation.bench.ts).
  */
 async function runBaseline(boards: FleetBoard[], options: Options): Promise<Baseline> {
   const child = fork(path.join(ROOT, 'bench/hardware-aedes-broker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -292,38 +256,8 @@ async function runBaseline(boards: FleetBoard[], options: Options): Promise<Base
       await sleep(Math.max(1, origin + (k * 1000) / options.ratePerSecond - performance.now()));
     }
     for (let i = 0; i < 50 && received < total; i++) await sleep(100);
-    const fixedRate = { sent: total, received, latenciesMs: [...latenciesMs] };
-
-    // Closed loop: `window` in flight until the subscriber has them.
-    let sent = 0;
-    received = 0;
-    latenciesMs.length = 0;
-    const cpu = startCpuWindow(() => [child.pid!]);
-    let running = true;
-    const topUp = () => {
-      while (running && sent - received < options.window) {
-        void publish();
-        sent += 1;
-      }
-    };
-    subscriber.on('message', topUp);
-    topUp();
-    await sleep(1000);
-    const before = received;
-    const startedAt = performance.now();
-    await sleep(options.saturateS * 1000 - 1000);
-    const saturatedPerSecond = (received - before) / ((performance.now() - startedAt) / 1000);
-    const brokerCpu = cpu.stop();
-    running = false;
     await Promise.all([subscriber.endAsync(), publisher.endAsync()]);
-    return {
-      ratePerSecond: options.ratePerSecond,
-      latenciesMs: fixedRate.latenciesMs.sort((a, b) => a - b),
-      sent: fixedRate.sent,
-      received: fixedRate.received,
-      saturatedPerSecond,
-      cpu: brokerCpu.percentOfOneCore,
-    };
+    return { ratePerSecond: options.ratePerSecond, latenciesMs: latenciesMs.sort((a, b) => a - b), sent: total, received };
   } finally {
     if (child.exitCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -349,7 +283,7 @@ async function main(): Promise<void> {
   }
   log(
     `${options.boards} boards in ${options.fleets} fleet process(es), a heartbeat every ${options.heartbeatMs / 1000} s, ` +
-      `${options.ratePerSecond} prop changes/s for ${options.durationS} s, then ${options.saturateS} s saturated (window ${options.window}), ` +
+      `${options.ratePerSecond} prop changes/s for ${options.durationS} s, ` +
       `connecting ${options.rampPerSecond}/s`,
   );
   checkServerBuild(options.fromSource ? 'source' : 'dist', log);
@@ -373,8 +307,7 @@ async function main(): Promise<void> {
     const setupS = (performance.now() - started) / 1000;
     log(`created ${boards.length} boards and tokens (org and site through REST, boards in bulk SQL) in ${setupS.toFixed(1)} s`);
 
-    const fleetOf = new Map(boards.map((b, i) => [b.id, i % options.fleets]));
-    consoleSocket = await openConsoleSocket(server, boards, fleetOf, options.fleets);
+    consoleSocket = await openConsoleSocket(server, boards);
     log('console socket signed in with the admin session and subscribed to every board');
 
     const rssBefore = await steadyRss(server.pid);
@@ -452,10 +385,6 @@ async function main(): Promise<void> {
     const end = totals(fleets);
     log(`steady state done: ${latencies.length} of ${sent} prop changes seen, p99 ${ms(quantile(latencies, 0.99))}`);
 
-    const saturated = await saturatePlinth(fleets, consoleSocket, options);
-    const saturatedPerSecond = saturated.received / saturated.seconds;
-    log(`saturated: ${saturatedPerSecond.toFixed(0)} prop changes/s reached the console`);
-
     consoleSocket.close();
     consoleSocket = null;
     await stopFleets(fleets);
@@ -488,7 +417,7 @@ async function main(): Promise<void> {
       { label: 'server RSS before / connected / end', value: `${mib(rssBefore)} / ${mib(rssConnected)} / ${mib(rssEnd)}` },
       { label: 'server memory per board (RSS delta / boards)', value: `${(perBoard / 1024).toFixed(1)} KB`, target: `< ${TARGETS.bytesPerBoard / 1024} KB`, ok: perBoard < TARGETS.bytesPerBoard },
       { label: 'after a full GC: RSS / JS heap per board', value: `${(perBoardAfterGc / 1024).toFixed(1)} KB / ${(heapPerBoard / 1024).toFixed(1)} KB` },
-      { label: 'Plinth throughput, saturated', value: `${saturatedPerSecond.toFixed(0)} /s (window ${options.window}, p50 ${ms(quantile(saturated.latenciesMs.sort((a, b) => a - b), 0.5))})` },
+      { label: 'Plinth throughput against bare aedes', value: 'npm run bench -- saturation (same load shape on both sides)' },
     );
 
     if (options.baseline) {
@@ -496,8 +425,6 @@ async function main(): Promise<void> {
       const baseline = await runBaseline(boards, options);
       figures.push(
         { label: 'bare aedes: latency at the same rate p50 / p99', value: `${ms(quantile(baseline.latenciesMs, 0.5))} / ${ms(quantile(baseline.latenciesMs, 0.99))} (${baseline.received} of ${baseline.sent})` },
-        { label: 'bare aedes: throughput, saturated', value: `${baseline.saturatedPerSecond.toFixed(0)} /s (broker CPU ${baseline.cpu.toFixed(0)}% of a core)` },
-        { label: 'Plinth / bare aedes throughput', value: `${((saturatedPerSecond / baseline.saturatedPerSecond) * 100).toFixed(1)}%` },
       );
     }
     printFigures(options, figures);

@@ -35,6 +35,12 @@ type Options = {
 
 /** A process at or above this share of one core is named as the limit of its round. */
 const LIMIT_PERCENT = 90;
+/** Before a round, both servers must be under this share of a core (what the last round left is done). */
+const QUIET_PERCENT = 20;
+/** How long a round waits after the load stops for the receiver to see the rest. */
+const DRAIN_MS = 30_000;
+/** A side that delivers less than this share of what it acknowledges is queueing: said in the output. */
+const BACKLOG_SHARE = 0.8;
 
 function parseShapes(text: string): Shape[] {
   return text.split(',').map((item) => {
@@ -137,6 +143,8 @@ type Round = {
   received: number;
   seconds: number;
   sent: number;
+  /** Messages acknowledged (PUBACK) a second over the whole round, warm-up included. */
+  acknowledgedPerSecond: number;
   lost: number;
   reordered: number;
   unacknowledged: number;
@@ -154,6 +162,18 @@ async function countOf(receiver: Receiver, side: Side) {
   return answer;
 }
 
+/** Waits (at most a minute) until the Plinth server and the bare broker are both nearly idle. */
+async function settle(processes: Processes): Promise<void> {
+  const pids = [processes.server.pid, processes.broker.pid!];
+  for (let i = 0; i < 120; i++) {
+    const windows = pids.map((pid) => startCpuWindow(() => [pid]));
+    await sleep(500);
+    const busy = windows.map((w) => w.stop().percentOfOneCore);
+    if (busy.every((percent) => percent < QUIET_PERCENT)) return;
+    if (i === 119) log(`  still busy after a minute (Plinth ${busy[0]!.toFixed(0)}%, aedes ${busy[1]!.toFixed(0)}% of a core): measuring anyway`);
+  }
+}
+
 /**
  * One round of one side: every connection fills its window, the receiver's count is taken after
  * the warm-up and again `seconds` later, with every process's CPU over the same window; then the
@@ -162,7 +182,9 @@ async function countOf(receiver: Receiver, side: Side) {
 async function runRound(side: Side, window: number, processes: Processes, options: Options): Promise<Round> {
   const { server, broker, loads, receiver } = processes;
   const dbPids = side === 'plinth' ? await databasePids(server).catch(() => []) : [];
+  await settle(processes);
   const start = await countOf(receiver, side);
+  const startedAt = performance.now();
   for (const load of loads) load.send({ type: 'start', side, window });
   await sleep(options.warmupS * 1000);
   const serverPid = side === 'plinth' ? server.pid : broker.pid!;
@@ -180,10 +202,13 @@ async function runRound(side: Side, window: number, processes: Processes, option
   const stopped = loads.map((load) => load.next((m): m is Extract<FromLoad, { type: 'stopped' }> => m.type === 'stopped' && m.side === side, 30_000));
   for (const load of loads) load.send({ type: 'stop', side });
   const totals = await Promise.all(stopped);
+  const sendingS = (performance.now() - startedAt) / 1000;
   const sent = totals.reduce((n, t) => n + t.sent, 0);
-  // Drain: wait until everything sent has arrived, or nothing more arrives for 2 s.
+  const unacknowledged = totals.reduce((n, t) => n + t.unacknowledged, 0);
+  // Drain: wait until everything sent has arrived, nothing more arrives for 2 s, or DRAIN_MS passed.
   let end = await countOf(receiver, side);
-  for (let quiet = 0; end.received - start.received < sent && quiet < 20; ) {
+  const drainUntil = performance.now() + DRAIN_MS;
+  for (let quiet = 0; end.received - start.received < sent && quiet < 20 && performance.now() < drainUntil; ) {
     await sleep(100);
     const now = await countOf(receiver, side);
     quiet = now.received === end.received ? quiet + 1 : 0;
@@ -197,9 +222,10 @@ async function runRound(side: Side, window: number, processes: Processes, option
     received,
     seconds,
     sent,
+    acknowledgedPerSecond: (sent - unacknowledged) / sendingS,
     lost: Math.max(0, sent - (end.received - start.received)),
     reordered: end.reordered - start.reordered,
-    unacknowledged: totals.reduce((n, t) => n + t.unacknowledged, 0),
+    unacknowledged,
     serverCpuSeconds: cpu[0]!.cpuSeconds,
     cpu: cpu.map((c) => ({ label: c.label, percent: c.percentOfOneCore })),
   };
@@ -230,8 +256,6 @@ async function runShape(shape: Shape, boards: FleetBoard[], urls: Record<Side, s
     await connectSide(side, urls[side], used, processes.loads);
   }
   log(`${shape.boards} × ${shape.window}: ${shape.boards} connections to each side in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  // The server stores the announces and presence of the boards that just connected: let it finish.
-  await sleep(2000);
   const rounds: Round[] = [];
   try {
     for (let r = 1; r <= options.rounds; r++) {
@@ -239,7 +263,8 @@ async function runShape(shape: Shape, boards: FleetBoard[], urls: Record<Side, s
         started = performance.now();
         const round = await runRound(side, shape.window, processes, options);
         rounds.push(round);
-        log(`  round ${r} ${side.padEnd(6)} ${round.perSecond.toFixed(0).padStart(6)} /s  ${cpuLine(round)}${round.lost || round.reordered ? `  LOST ${round.lost} REORDERED ${round.reordered}` : ''}`);
+        const lossy = round.lost || round.reordered ? `  LOST ${round.lost} REORDERED ${round.reordered}` : '';
+        log(`  round ${r} ${side.padEnd(6)} ${round.perSecond.toFixed(0).padStart(6)} /s (acknowledged ${round.acknowledgedPerSecond.toFixed(0)} /s)  ${cpuLine(round)}${lossy}`);
       }
     }
   } finally {
@@ -278,13 +303,22 @@ function summarize(results: ShapeResult[]): Figure[] {
     console.log(`    Plinth      ${plinth.perSecond.toFixed(0).padStart(7)} /s  ${cost(plinth).toFixed(1)} µs server CPU a message  (${cpuLine(plinth)})`);
     console.log(`    bare aedes  ${broker.perSecond.toFixed(0).padStart(7)} /s  ${cost(broker).toFixed(1)} µs broker CPU a message  (${cpuLine(broker)})`);
     console.log(`    ratio       ${ratio.toFixed(1)} %   rounds: ${rounds.map((r) => `${r.side} ${r.perSecond.toFixed(0)}`).join(', ')}`);
-    console.log(`    loss/order  ${lost} lost, ${reordered} reordered of ${sent} sent in ${rounds.length} rounds${rounds.some((r) => r.unacknowledged) ? ` (${rounds.reduce((n, r) => n + r.unacknowledged, 0)} never acknowledged)` : ''}`);
+    console.log(`    loss/order  ${lost} lost (not received ${DRAIN_MS / 1000} s after the load stopped), ${reordered} reordered of ${sent} sent in ${rounds.length} rounds${rounds.some((r) => r.unacknowledged) ? ` (${rounds.reduce((n, r) => n + r.unacknowledged, 0)} never acknowledged)` : ''}`);
     for (const r of [plinth, broker]) {
       const limit = limits(r);
       if (limit.length) console.log(`    LIMIT: the ${r.side} round was capped by the bench, not the server: ${limit.join(', ')}`);
+      if (r.perSecond < r.acknowledgedPerSecond * BACKLOG_SHARE) {
+        const against = r.side === 'broker' ? `; Plinth against what aedes acknowledged: ${((plinth.perSecond / r.acknowledgedPerSecond) * 100).toFixed(1)} %` : '';
+        console.log(`    BACKLOG: ${r.side} acknowledged ${r.acknowledgedPerSecond.toFixed(0)} /s but delivered ${r.perSecond.toFixed(0)} /s: it queues the rest${against}`);
+      }
     }
     figures.push(
-      { label: `${name}: Plinth / bare aedes`, value: `${plinth.perSecond.toFixed(0)} / ${broker.perSecond.toFixed(0)} /s = ${ratio.toFixed(1)}%` },
+      {
+        label: `${name}: Plinth / bare aedes`,
+        value: `${plinth.perSecond.toFixed(0)} / ${broker.perSecond.toFixed(0)} /s = ${ratio.toFixed(1)}%${
+          broker.perSecond < broker.acknowledgedPerSecond * BACKLOG_SHARE ? ` (aedes queued: it acknowledged ${broker.acknowledgedPerSecond.toFixed(0)} /s)` : ''
+        }`,
+      },
       { label: `${name}: server CPU a message, Plinth / aedes`, value: `${cost(plinth).toFixed(1)} / ${cost(broker).toFixed(1)} µs (${plinth.cpu[0]!.percent.toFixed(0)}% / ${broker.cpu[0]!.percent.toFixed(0)}% of a core)` },
       { label: `${name}: lost / reordered`, value: `${lost} / ${reordered} of ${sent}` },
     );
@@ -292,8 +326,12 @@ function summarize(results: ShapeResult[]): Figure[] {
   return figures;
 }
 
+/** The Plinth server of the database being measured, for an interrupted run to stop. */
+let runningServer: BenchServer | null = null;
+
 async function runDatabase(database: BenchDatabase, broker: { child: ChildProcess; url: string }, loads: Load[], receiver: Receiver, options: Options): Promise<ShapeResult[]> {
   const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log, database });
+  runningServer = server;
   try {
     const started = performance.now();
     const boards = await createBoards(server, Math.max(...options.shapes.map((s) => s.boards)));
@@ -315,6 +353,7 @@ async function runDatabase(database: BenchDatabase, broker: { child: ChildProces
     if (tail) log(`server log tail:\n${tail}`);
     throw error;
   } finally {
+    runningServer = null;
     await server.stop();
   }
 }
@@ -336,6 +375,12 @@ async function main(): Promise<void> {
   const loads = Array.from({ length: options.loads }, () => forkHelper<ToLoad, FromLoad>('saturation-load.ts'));
   const receiver = forkHelper<ToReceiver, FromReceiver>('saturation-receiver.ts');
   const children = [broker.child, ...loads.map((l) => l.child), receiver.child];
+  const interrupted = () => {
+    log('interrupted: stopping');
+    void Promise.all([stopLoadProcesses(children, { type: 'close' }, 5000), runningServer?.stop()]).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     const opened = receiver.next((m): m is Extract<FromReceiver, { type: 'opened' | 'failed' }> => (m.type === 'opened' || m.type === 'failed') && m.side === 'broker');
     receiver.send({ type: 'open-subscriber', url: broker.url });

@@ -7,9 +7,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
-import type { ManifestInput, ServerMessage } from '@plinth/shared';
+import type { ManifestInput } from '@plinth/shared';
 import { createApiClient } from './lib/api-client.js';
+import { openSubscribedConsole } from './lib/console-socket.js';
 import type { FromGenerator, LoadExhibit, ToGenerator } from './lib/load-protocol.js';
 import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
 import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
@@ -118,36 +118,22 @@ type ConsoleSocket = { latenciesMs: number[]; onlineEvents: number; close: () =>
 
 /** A console socket signed in with the admin's session cookie, subscribed to every exhibit. */
 async function openConsoleSocket(server: BenchServer, exhibitIds: string[]): Promise<ConsoleSocket> {
-  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { cookie: server.adminCookie } });
-  const result: ConsoleSocket = { latenciesMs: [], onlineEvents: 0, close: () => socket.close() };
-  let subscribed = 0;
-  let refused = 0;
-  let authenticated: boolean | null = null;
-  socket.on('message', (raw) => {
-    const now = process.hrtime.bigint();
-    const message = JSON.parse(raw.toString()) as ServerMessage;
-    if (message.type === 'exhibit.statusChanged' && message.statusId === STATUS_ID && typeof message.value === 'string') {
-      result.latenciesMs.push(Number(now - BigInt(message.value)) / 1e6);
-    } else if (message.type === 'exhibit.presenceChanged' && message.online) {
-      result.onlineEvents += 1;
-    } else if (message.type === 'handshake') {
-      authenticated = message.authenticated;
-    } else if (message.type === 'subscribed') {
-      subscribed += message.exhibitIds.length;
-      refused += message.refused.length;
-    }
+  const result: ConsoleSocket = { latenciesMs: [], onlineEvents: 0, close: () => undefined };
+  const socket = await openSubscribedConsole({
+    url: server.url,
+    cookie: server.adminCookie,
+    kind: 'exhibitIds',
+    ids: exhibitIds,
+    batch: 5000,
+    onEvent: (message, now) => {
+      if (message.type === 'exhibit.statusChanged' && message.statusId === STATUS_ID && typeof message.value === 'string') {
+        result.latenciesMs.push(Number(now - BigInt(message.value)) / 1e6);
+      } else if (message.type === 'exhibit.presenceChanged' && message.online) {
+        result.onlineEvents += 1;
+      }
+    },
   });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  for (let i = 0; i < 100 && authenticated === null; i++) await sleep(50);
-  if (!authenticated) throw new Error('the console socket was not authenticated by the session cookie');
-  for (let i = 0; i < exhibitIds.length; i += 5000) {
-    socket.send(JSON.stringify({ type: 'subscribe', exhibitIds: exhibitIds.slice(i, i + 5000) }));
-  }
-  for (let i = 0; i < 600 && subscribed + refused < exhibitIds.length; i++) await sleep(50);
-  if (subscribed !== exhibitIds.length) throw new Error(`the console socket subscribed to ${subscribed} of ${exhibitIds.length} exhibits (${refused} refused)`);
+  result.close = () => socket.close();
   return result;
 }
 

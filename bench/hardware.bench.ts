@@ -11,10 +11,10 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import mqtt from 'mqtt';
 import pg from 'pg';
-import WebSocket from 'ws';
-import { hardwareTopic, type ServerMessage } from '@plinth/shared';
+import { hardwareTopic } from '@plinth/shared';
 import { hashSecret, newSecret } from '../apps/server/src/lib/crypto.js';
 import { createApiClient } from './lib/api-client.js';
+import { openSubscribedConsole } from './lib/console-socket.js';
 import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
 import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
@@ -113,55 +113,31 @@ type ConsoleSocket = {
 
 /** A console socket signed in with the admin's session cookie, subscribed to every board in batches. */
 async function openConsoleSocket(server: BenchServer, boards: FleetBoard[]): Promise<ConsoleSocket> {
-  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { cookie: server.adminCookie } });
   const result: ConsoleSocket = {
     latenciesMs: [],
     counts: { props: 0, statuses: 0, online: 0, offline: 0 },
-    close: () => socket.close(),
+    close: () => undefined,
   };
-  let subscribed = 0;
-  let refused = 0;
-  let authenticated: boolean | null = null;
-  socket.on('message', (raw) => {
-    const now = process.hrtime.bigint();
-    const message = JSON.parse(raw.toString()) as ServerMessage;
-    switch (message.type) {
-      case 'hardware.propChanged':
+  const socket = await openSubscribedConsole({
+    url: server.url,
+    cookie: server.adminCookie,
+    kind: 'hardwareIds',
+    ids: boards.map((b) => b.id),
+    batch: 1000,
+    onEvent: (message, now) => {
+      if (message.type === 'hardware.propChanged') {
         if (message.propName === BENCH_PROP.propName && typeof message.value === 'string' && /^\d+$/.test(message.value)) {
           result.latenciesMs.push(Number(now - BigInt(message.value)) / 1e6);
           result.counts.props += 1;
         }
-        return;
-      case 'hardware.statusChanged':
-        result.counts.statuses += 1;
-        return;
-      case 'hardware.presenceChanged':
+      } else if (message.type === 'hardware.statusChanged') result.counts.statuses += 1;
+      else if (message.type === 'hardware.presenceChanged') {
         if (message.online) result.counts.online += 1;
         else result.counts.offline += 1;
-        return;
-      case 'handshake':
-        authenticated = message.authenticated;
-        return;
-      case 'subscribed':
-        subscribed += message.hardwareIds.length;
-        refused += message.refused.length;
-        return;
-      default:
-        return;
-    }
+      }
+    },
   });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  for (let i = 0; i < 100 && authenticated === null; i++) await sleep(50);
-  if (!authenticated) throw new Error('the console socket was not authenticated by the session cookie');
-  const BATCH = 1000;
-  for (let i = 0; i < boards.length; i += BATCH) {
-    socket.send(JSON.stringify({ type: 'subscribe', hardwareIds: boards.slice(i, i + BATCH).map((b) => b.id) }));
-  }
-  for (let i = 0; i < 1200 && subscribed + refused < boards.length; i++) await sleep(50);
-  if (subscribed !== boards.length) throw new Error(`the console socket subscribed to ${subscribed} of ${boards.length} boards (${refused} refused)`);
+  result.close = () => socket.close();
   return result;
 }
 

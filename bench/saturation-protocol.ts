@@ -43,6 +43,7 @@ export type ToReceiver =
   /** The bare broker: a plain MQTT subscriber to every board's `prop` topic (QoS 0). */
   | { type: 'open-subscriber'; url: string }
   | { type: 'close-console' }
+  | { type: 'close-subscriber' }
   /** New connections whose sequence numbers start again at 1: forget each board's last one. */
   | { type: 'reset'; side: Side }
   | { type: 'count'; side: Side }

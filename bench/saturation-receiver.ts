@@ -5,8 +5,8 @@
 // its CPU is measured apart from the load and the benchmark. Driven over the fork IPC channel
 // (saturation-protocol.ts).
 import net from 'node:net';
-import WebSocket from 'ws';
-import type { ServerMessage } from '@plinth/shared';
+import type WebSocket from 'ws';
+import { openSubscribedConsole } from './lib/console-socket.js';
 import { connectPacket, frameReader, PacketType, readPublish, subscribePacket } from './lib/mqtt-wire.js';
 import type { FromReceiver, Side, ToReceiver } from './saturation-protocol.js';
 
@@ -29,40 +29,22 @@ function record(tally: Tally, board: string, sequence: number): void {
   else tally.last.set(board, sequence);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 let console_: WebSocket | null = null;
 
 async function openConsole(message: Extract<ToReceiver, { type: 'open-console' }>): Promise<void> {
   const tally = tallies.plinth;
-  const socket = new WebSocket(`${message.url.replace(/^http/, 'ws')}/ws`, { headers: { cookie: message.cookie } });
-  console_ = socket;
-  let authenticated: boolean | null = null;
-  let subscribed = 0;
-  let refused = 0;
-  socket.on('message', (raw: Buffer) => {
-    const event = JSON.parse(raw.toString()) as ServerMessage;
-    if (event.type === 'hardware.propChanged') {
-      if (event.peripheralId === 'text1' && event.propName === 'text') record(tally, event.hardwareId, Number(event.value));
-    } else if (event.type === 'handshake') authenticated = event.authenticated;
-    else if (event.type === 'subscribed') {
-      subscribed += event.hardwareIds.length;
-      refused += event.refused.length;
-    }
+  console_ = await openSubscribedConsole({
+    url: message.url,
+    cookie: message.cookie,
+    kind: 'hardwareIds',
+    ids: message.hardwareIds,
+    batch: 1000,
+    onEvent: (event) => {
+      if (event.type === 'hardware.propChanged' && event.peripheralId === 'text1' && event.propName === 'text') {
+        record(tally, event.hardwareId, Number(event.value));
+      }
+    },
   });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  for (let i = 0; i < 100 && authenticated === null; i++) await sleep(50);
-  if (!authenticated) throw new Error('the console socket was not authenticated by the session cookie');
-  for (let i = 0; i < message.hardwareIds.length; i += 1000) {
-    socket.send(JSON.stringify({ type: 'subscribe', hardwareIds: message.hardwareIds.slice(i, i + 1000) }));
-  }
-  for (let i = 0; i < 1200 && subscribed + refused < message.hardwareIds.length; i++) await sleep(50);
-  if (subscribed !== message.hardwareIds.length) {
-    throw new Error(`the console socket subscribed to ${subscribed} of ${message.hardwareIds.length} boards (${refused} refused)`);
-  }
 }
 
 let subscriber: net.Socket | null = null;
@@ -102,6 +84,10 @@ process.on('message', (message: ToReceiver) => {
         () => report({ type: 'opened', side: 'broker' }),
         (error: Error) => report({ type: 'failed', side: 'broker', error: error.message }),
       );
+      return;
+    case 'close-subscriber':
+      subscriber?.destroy();
+      subscriber = null;
       return;
     case 'close-console':
       console_?.close();

@@ -113,14 +113,38 @@ function forkHelper<In, Out>(file: string): Helper<In, Out> {
 type Load = Helper<ToLoad, FromLoad>;
 type Receiver = Helper<ToReceiver, FromReceiver>;
 
-/** The bare broker (bench/hardware-aedes-broker.ts) in its own process, and its URL. */
-async function startBroker(): Promise<{ child: ChildProcess; url: string }> {
+/** The bare broker of the shape being measured, for an interrupted run to stop. */
+let runningBroker: ChildProcess | null = null;
+
+/**
+ * The bare broker (bench/hardware-aedes-broker.ts) in its own process, its URL, and `stop`, which
+ * answers how it ended. A fresh one per shape: what one shape leaves queued in it (see
+ * docs/performance.md) must not run during the next.
+ */
+async function startBroker(): Promise<{ child: ChildProcess; url: string; stop: () => Promise<string> }> {
   const child = fork(path.join(ROOT, 'bench/hardware-aedes-broker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message: { port: number }) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`the aedes broker exited (${code})`)));
-  });
-  return { child, url: `mqtt://127.0.0.1:${port}` };
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? `exit code ${code}`)));
+  const port = await Promise.race([
+    new Promise<number>((resolve) => child.once('message', (message: { port: number }) => resolve(message.port))),
+    exited.then((how) => Promise.reject(new Error(`the aedes broker ended (${how})`))),
+  ]);
+  runningBroker = child;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.send({ type: 'close' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const how = await exited;
+    clearTimeout(timer);
+    runningBroker = null;
+    return how;
+  };
+  return { child, url: `mqtt://127.0.0.1:${port}`, stop };
+}
+
+async function openSubscriber(receiver: Receiver, url: string): Promise<void> {
+  const opened = receiver.next((m): m is Extract<FromReceiver, { type: 'opened' | 'failed' }> => (m.type === 'opened' || m.type === 'failed') && m.side === 'broker');
+  receiver.send({ type: 'open-subscriber', url });
+  const answer = await opened;
+  if (answer.type === 'failed') throw new Error(answer.error);
 }
 
 /** An organization, a site, and `count` boards with one token each, all through the REST API (PGlite has no other way in). */
@@ -248,19 +272,22 @@ async function disconnectSide(side: Side, loads: Load[]): Promise<void> {
 
 type ShapeResult = { database: BenchDatabase; shape: Shape; rounds: Round[] };
 
-async function runShape(shape: Shape, boards: FleetBoard[], urls: Record<Side, string>, processes: Processes, options: Options): Promise<Round[]> {
+async function runShape(shape: Shape, boards: FleetBoard[], plinthUrl: string, base: Omit<Processes, 'broker'>, options: Options): Promise<Round[]> {
   const used = boards.slice(0, shape.boards);
-  let started = performance.now();
-  for (const side of ['plinth', 'broker'] as const) {
-    processes.receiver.send({ type: 'reset', side });
-    await connectSide(side, urls[side], used, processes.loads);
-  }
-  log(`${shape.boards} × ${shape.window}: ${shape.boards} connections to each side in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const broker = await startBroker();
+  const processes: Processes = { ...base, broker: broker.child };
+  const urls: Record<Side, string> = { plinth: plinthUrl, broker: broker.url };
   const rounds: Round[] = [];
   try {
+    await openSubscriber(processes.receiver, broker.url);
+    const started = performance.now();
+    for (const side of ['plinth', 'broker'] as const) {
+      processes.receiver.send({ type: 'reset', side });
+      await connectSide(side, urls[side], used, processes.loads);
+    }
+    log(`${shape.boards} × ${shape.window}: ${shape.boards} connections to each side in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     for (let r = 1; r <= options.rounds; r++) {
       for (const side of ['plinth', 'broker'] as const) {
-        started = performance.now();
         const round = await runRound(side, shape.window, processes, options);
         rounds.push(round);
         const lossy = round.lost || round.reordered ? `  LOST ${round.lost} REORDERED ${round.reordered}` : '';
@@ -270,6 +297,9 @@ async function runShape(shape: Shape, boards: FleetBoard[], urls: Record<Side, s
   } finally {
     await disconnectSide('plinth', processes.loads);
     await disconnectSide('broker', processes.loads);
+    processes.receiver.send({ type: 'close-subscriber' });
+    const how = await broker.stop();
+    if (how !== 'exit code 0') log(`  bare aedes ended with ${how} when its connections closed`);
   }
   return rounds;
 }
@@ -329,7 +359,7 @@ function summarize(results: ShapeResult[]): Figure[] {
 /** The Plinth server of the database being measured, for an interrupted run to stop. */
 let runningServer: BenchServer | null = null;
 
-async function runDatabase(database: BenchDatabase, broker: { child: ChildProcess; url: string }, loads: Load[], receiver: Receiver, options: Options): Promise<ShapeResult[]> {
+async function runDatabase(database: BenchDatabase, loads: Load[], receiver: Receiver, options: Options): Promise<ShapeResult[]> {
   const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log, database });
   runningServer = server;
   try {
@@ -341,10 +371,9 @@ async function runDatabase(database: BenchDatabase, broker: { child: ChildProces
     const answer = await opened;
     if (answer.type === 'failed') throw new Error(answer.error);
     const config = await createApiClient(server.url, server.adminCookie)<{ mqttPort: number }>('GET', '/config');
-    const urls = { plinth: `mqtt://127.0.0.1:${config.mqttPort}`, broker: broker.url };
     const results: ShapeResult[] = [];
     for (const shape of options.shapes) {
-      results.push({ database, shape, rounds: await runShape(shape, boards, urls, { server, broker: broker.child, loads, receiver }, options) });
+      results.push({ database, shape, rounds: await runShape(shape, boards, `mqtt://127.0.0.1:${config.mqttPort}`, { server, loads, receiver }, options) });
     }
     receiver.send({ type: 'close-console' });
     return results;
@@ -371,23 +400,19 @@ async function main(): Promise<void> {
       `${options.loads} load process(es); database ${options.databases.join(' and ')}`,
   );
   checkServerBuild(options.fromSource ? 'source' : 'dist', log);
-  const broker = await startBroker();
   const loads = Array.from({ length: options.loads }, () => forkHelper<ToLoad, FromLoad>('saturation-load.ts'));
   const receiver = forkHelper<ToReceiver, FromReceiver>('saturation-receiver.ts');
-  const children = [broker.child, ...loads.map((l) => l.child), receiver.child];
+  const children = [...loads.map((l) => l.child), receiver.child];
   const interrupted = () => {
     log('interrupted: stopping');
+    runningBroker?.kill('SIGKILL');
     void Promise.all([stopLoadProcesses(children, { type: 'close' }, 5000), runningServer?.stop()]).finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   try {
-    const opened = receiver.next((m): m is Extract<FromReceiver, { type: 'opened' | 'failed' }> => (m.type === 'opened' || m.type === 'failed') && m.side === 'broker');
-    receiver.send({ type: 'open-subscriber', url: broker.url });
-    const answer = await opened;
-    if (answer.type === 'failed') throw new Error(answer.error);
     const results: ShapeResult[] = [];
-    for (const database of options.databases) results.push(...(await runDatabase(database, broker, loads, receiver, options)));
+    for (const database of options.databases) results.push(...(await runDatabase(database, loads, receiver, options)));
     const figures = summarize(results);
     const file = process.env.BENCH_RESULTS_FILE;
     if (file) fs.writeFileSync(file, JSON.stringify({ name: 'saturation', options, figures }, null, 2));

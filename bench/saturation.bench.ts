@@ -317,40 +317,47 @@ const best = (rounds: Round[], side: Side) => rounds.filter((r) => r.side === si
 
 type Figure = { label: string; value: string };
 
+const queueing = (r: Round) => r.perSecond < r.acknowledgedPerSecond * BACKLOG_SHARE;
+
+/** Loss and order of one side over all its rounds of a shape. */
+function lossLine(rounds: Round[], side: Side): string {
+  const mine = rounds.filter((r) => r.side === side);
+  const sum = (pick: (r: Round) => number) => mine.reduce((n, r) => n + pick(r), 0);
+  const unacknowledged = sum((r) => r.unacknowledged);
+  return `${sum((r) => r.lost)} lost, ${sum((r) => r.reordered)} reordered of ${sum((r) => r.sent)}${unacknowledged ? ` (${unacknowledged} never acknowledged)` : ''}`;
+}
+
+/**
+ * The ratio of the best rounds; when bare aedes queued (delivered far less than it acknowledged)
+ * its delivered rate is no reference, and Plinth is given against what aedes acknowledged instead.
+ */
+function ratioLine(plinth: Round, broker: Round): string {
+  if (!queueing(broker)) return `${((plinth.perSecond / broker.perSecond) * 100).toFixed(1)}%`;
+  return `n/a: aedes queued (delivered ${broker.perSecond.toFixed(0)} of ${broker.acknowledgedPerSecond.toFixed(0)} /s acknowledged); Plinth = ${((plinth.perSecond / broker.acknowledgedPerSecond) * 100).toFixed(1)}% of what aedes acknowledged`;
+}
+
 function summarize(results: ShapeResult[]): Figure[] {
   const figures: Figure[] = [];
   console.log('\nSaturation: Plinth (console on /ws) against bare aedes (MQTT subscriber), best round of each side');
   for (const { database, shape, rounds } of results) {
     const plinth = best(rounds, 'plinth');
     const broker = best(rounds, 'broker');
-    const ratio = (plinth.perSecond / broker.perSecond) * 100;
-    const lost = rounds.reduce((n, r) => n + r.lost, 0);
-    const reordered = rounds.reduce((n, r) => n + r.reordered, 0);
-    const sent = rounds.reduce((n, r) => n + r.sent, 0);
     const cost = (r: Round) => (r.serverCpuSeconds / r.received) * 1e6;
     const name = `${database} ${shape.boards} × ${shape.window}`;
     console.log(`  ${name}`);
     console.log(`    Plinth      ${plinth.perSecond.toFixed(0).padStart(7)} /s  ${cost(plinth).toFixed(1)} µs server CPU a message  (${cpuLine(plinth)})`);
     console.log(`    bare aedes  ${broker.perSecond.toFixed(0).padStart(7)} /s  ${cost(broker).toFixed(1)} µs broker CPU a message  (${cpuLine(broker)})`);
-    console.log(`    ratio       ${ratio.toFixed(1)} %   rounds: ${rounds.map((r) => `${r.side} ${r.perSecond.toFixed(0)}`).join(', ')}`);
-    console.log(`    loss/order  ${lost} lost (not received ${DRAIN_MS / 1000} s after the load stopped), ${reordered} reordered of ${sent} sent in ${rounds.length} rounds${rounds.some((r) => r.unacknowledged) ? ` (${rounds.reduce((n, r) => n + r.unacknowledged, 0)} never acknowledged)` : ''}`);
+    console.log(`    ratio       ${ratioLine(plinth, broker)}   rounds: ${rounds.map((r) => `${r.side} ${r.perSecond.toFixed(0)}`).join(', ')}`);
+    console.log(`    loss/order  Plinth ${lossLine(rounds, 'plinth')}; aedes ${lossLine(rounds, 'broker')} (lost: not received ${DRAIN_MS / 1000} s after the load stopped)`);
     for (const r of [plinth, broker]) {
       const limit = limits(r);
       if (limit.length) console.log(`    LIMIT: the ${r.side} round was capped by the bench, not the server: ${limit.join(', ')}`);
-      if (r.perSecond < r.acknowledgedPerSecond * BACKLOG_SHARE) {
-        const against = r.side === 'broker' ? `; Plinth against what aedes acknowledged: ${((plinth.perSecond / r.acknowledgedPerSecond) * 100).toFixed(1)} %` : '';
-        console.log(`    BACKLOG: ${r.side} acknowledged ${r.acknowledgedPerSecond.toFixed(0)} /s but delivered ${r.perSecond.toFixed(0)} /s: it queues the rest${against}`);
-      }
+      if (queueing(r)) console.log(`    BACKLOG: ${r.side} acknowledged ${r.acknowledgedPerSecond.toFixed(0)} /s but delivered ${r.perSecond.toFixed(0)} /s: it queues the rest`);
     }
     figures.push(
-      {
-        label: `${name}: Plinth / bare aedes`,
-        value: `${plinth.perSecond.toFixed(0)} / ${broker.perSecond.toFixed(0)} /s = ${ratio.toFixed(1)}%${
-          broker.perSecond < broker.acknowledgedPerSecond * BACKLOG_SHARE ? ` (aedes queued: it acknowledged ${broker.acknowledgedPerSecond.toFixed(0)} /s)` : ''
-        }`,
-      },
+      { label: `${name}: Plinth / bare aedes`, value: `${plinth.perSecond.toFixed(0)} / ${broker.perSecond.toFixed(0)} /s = ${ratioLine(plinth, broker)}` },
       { label: `${name}: server CPU a message, Plinth / aedes`, value: `${cost(plinth).toFixed(1)} / ${cost(broker).toFixed(1)} µs (${plinth.cpu[0]!.percent.toFixed(0)}% / ${broker.cpu[0]!.percent.toFixed(0)}% of a core)` },
-      { label: `${name}: lost / reordered`, value: `${lost} / ${reordered} of ${sent}` },
+      { label: `${name}: loss / order`, value: `Plinth ${lossLine(rounds, 'plinth')}; aedes ${lossLine(rounds, 'broker')}` },
     );
   }
   return figures;

@@ -8,7 +8,7 @@
 //   npm run bench -- api-keys --clients 16 --seconds 10 --database postgres
 import { performance } from 'node:perf_hooks';
 import { createApiClient } from './lib/api-client.js';
-import { isFromSource, readFlags, wholeNumber } from './lib/options.js';
+import { isFromSource, readFlags, wholeNumber, readDatabases } from './lib/options.js';
 import { checkServerBuild, startBenchServer, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
 import { quantile } from './lib/stats.js';
 
@@ -91,9 +91,7 @@ async function main() {
     seconds: wholeNumber(values.seconds, process.env.BENCH_SECONDS, 10, 'seconds'),
     fromSource: isFromSource(values),
   };
-  const database = String(values.database ?? process.env.BENCH_DATABASE ?? 'both');
-  if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
-  const kinds: BenchDatabase[] = database === 'both' ? ['pglite', 'postgres'] : [database as BenchDatabase];
+  const kinds = readDatabases(values.database);
   checkServerBuild(options.fromSource ? 'source' : 'dist', log);
   const figures: Figure[] = [];
   for (const kind of kinds) figures.push(...(await runOne(kind, options)));

@@ -12,7 +12,7 @@ import { createApiClient } from './lib/api-client.js';
 import { openSubscribedConsole } from './lib/console-socket.js';
 import type { FromGenerator, LoadExhibit, ToGenerator } from './lib/load-protocol.js';
 import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
-import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
+import { isFromSource, positiveNumber, readFlags, readDatabases } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, runQueueWaitSeconds, startCpuWindow } from './lib/proc-stats.js';
 import { mapLimit, mib, quantile } from './lib/stats.js';
@@ -59,16 +59,15 @@ function readOptions(): Options {
     rampPerSecond: positiveNumber(values.ramp, env.BENCH_RAMP, 100, 'ramp'),
     generators: Math.round(positiveNumber(values.generators, env.BENCH_GENERATORS, Math.max(1, Math.ceil(exhibits / 1000)), 'generators')),
     settleS: positiveNumber(values.settle, env.BENCH_SETTLE, 5, 'settle'),
-    database: readDatabase((values.database as string | undefined) ?? env.BENCH_DATABASE),
+    database: oneDatabase(readDatabases(values.database, 'postgres')),
     fromSource: isFromSource(values),
   };
 }
 
-/** `--database`: the embedded default (pglite) or the local PostgreSQL cluster (postgres, the default). */
-function readDatabase(value: string | undefined): BenchDatabase {
-  if (value === undefined || value === 'postgres') return 'postgres';
-  if (value === 'pglite') return 'pglite';
-  throw new Error(`--database must be pglite or postgres, not ${value}`);
+/** The exhibits benchmark runs on one database at a time. */
+function oneDatabase(databases: BenchDatabase[]): BenchDatabase {
+  if (databases.length !== 1) throw new Error('--database both: the exhibits benchmark runs on one database at a time (pglite or postgres)');
+  return databases[0]!;
 }
 
 const log = (line: string) => console.log(`[exhibits] ${line}`);

@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { GUMBAND_PORT_OFFSETS } from '../apps/server/src/compat/gumband/gumband-ports.js';
 import { freeGumbandBasePort } from '../apps/server/src/test/gumband-kit.js';
 import { createApiClient } from './lib/api-client.js';
-import { isFromSource, readFlags, wholeNumber } from './lib/options.js';
+import { isFromSource, readFlags, wholeNumber, readDatabases } from './lib/options.js';
 import { checkServerBuild, startBenchServer, type BenchDatabase } from './lib/plinth-server.js';
 import { quantile } from './lib/stats.js';
 
@@ -112,9 +112,7 @@ async function main() {
     rounds: wholeNumber(values.rounds, process.env.BENCH_ROUNDS, 5, 'rounds'),
     fromSource: isFromSource(values),
   };
-  const database = String(values.database ?? process.env.BENCH_DATABASE ?? 'both');
-  if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
-  const kinds: BenchDatabase[] = database === 'both' ? ['pglite', 'postgres'] : [database as BenchDatabase];
+  const kinds = readDatabases(values.database);
   checkServerBuild(options.fromSource ? 'source' : 'dist', log);
   const figures: Figure[] = [];
   for (const kind of kinds) figures.push(...(await runOne(kind, options)));

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { newSecretKeyText } from '../apps/server/src/lib/secret-box.js';
 import { MailCapture } from '../apps/server/src/test/mail-capture.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../apps/server/src/test/postgres.js';
-import { positiveNumber, readFlags, wholeNumber } from './lib/options.js';
+import { positiveNumber, readFlags, wholeNumber, readDatabases } from './lib/options.js';
 import { BENCH_PASSWORD, mailMarker, type FromNode, type ToNode } from './lib/people-protocol.js';
 import { openConsoleSocket, openSdkSocket, signIn, waitFor, type ConsoleSocket } from './lib/people-sockets.js';
 import { ROOT, type BenchDatabase } from './lib/plinth-server.js';
@@ -62,8 +62,6 @@ function readOptions(): Options {
     'smtp-no-pool': { type: 'boolean' },
   });
   const env = process.env;
-  const database = String(values.database ?? env.BENCH_DATABASE ?? 'both');
-  if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
   const levelsOn = String(values['levels-on'] ?? env.BENCH_LEVELS_ON ?? 'pglite');
   if (!['postgres', 'pglite'].includes(levelsOn)) throw new Error(`--levels-on must be postgres or pglite (got ${levelsOn})`);
   const statuses = wholeNumber(values.statuses, env.BENCH_STATUSES, 200, 'statuses');
@@ -72,7 +70,7 @@ function readOptions(): Options {
     mails: wholeNumber(values.mails, env.BENCH_MAILS, 5000, 'mails'),
     users: wholeNumber(values.users, env.BENCH_USERS, 20, 'users'),
     nodes: wholeNumber(values.nodes, env.BENCH_NODES, 2, 'nodes'),
-    databases: database === 'both' ? ['postgres', 'pglite'] : [database as BenchDatabase],
+    databases: readDatabases(values.database),
     levelsOn: levelsOn as BenchDatabase,
     statuses,
     rate: wholeNumber(values.rate, env.BENCH_RATE, 1000, 'rate'),

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { FleetBoard } from './hardware-protocol.js';
 import { createApiClient } from './lib/api-client.js';
 import { databasePids, stopLoadProcesses } from './lib/load-processes.js';
-import { isFromSource, readFlags, wholeNumber, positiveNumber } from './lib/options.js';
+import { isFromSource, readFlags, wholeNumber, positiveNumber, readDatabases } from './lib/options.js';
 import { checkServerBuild, ROOT, startBenchServer, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, startCpuWindow } from './lib/proc-stats.js';
 import { mapLimit } from './lib/stats.js';
@@ -62,15 +62,13 @@ function readOptions(): Options {
   });
   const env = process.env;
   const quick = values.quick === true || env.BENCH_QUICK === '1';
-  const database = String(values.database ?? env.BENCH_DATABASE ?? 'both');
-  if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
   return {
     shapes: parseShapes(String(values.shapes ?? env.BENCH_SHAPES ?? '20x100,200x10,2000x1')),
     rounds: wholeNumber(values.rounds, env.BENCH_ROUNDS, quick ? 1 : 2, 'rounds'),
     seconds: positiveNumber(values.seconds, env.BENCH_SECONDS, quick ? 2 : 5, 'seconds'),
     warmupS: positiveNumber(values.warmup, env.BENCH_WARMUP, quick ? 1 : 2, 'warmup'),
     loads: wholeNumber(values.loads, env.BENCH_LOADS, 2, 'loads'),
-    databases: database === 'both' ? ['pglite', 'postgres'] : [database as BenchDatabase],
+    databases: readDatabases(values.database),
     fromSource: isFromSource(values),
   };
 }

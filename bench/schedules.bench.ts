@@ -18,7 +18,7 @@ import { newSecretKeyText } from '../apps/server/src/lib/secret-box.js';
 import pg from 'pg';
 import { ADMIN_URL, adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../apps/server/src/test/postgres.js';
 import { createApiClient } from './lib/api-client.js';
-import { positiveNumber, readFlags, wholeNumber } from './lib/options.js';
+import { positiveNumber, readFlags, wholeNumber, readDatabases } from './lib/options.js';
 import { ROOT, type BenchDatabase } from './lib/plinth-server.js';
 import { startCpuWindow } from './lib/proc-stats.js';
 import type { Counts, FromNode, OccurrenceResult, Prepare, ToNode } from './lib/schedule-node.js';
@@ -48,8 +48,6 @@ function readOptions(): Options {
     timeout: { type: 'string' },
   });
   const env = process.env;
-  const database = String(values.database ?? env.BENCH_DATABASE ?? 'both');
-  if (!['postgres', 'pglite', 'both'].includes(database)) throw new Error(`--database must be postgres, pglite or both (got ${database})`);
   const spread = String(values.spread ?? env.BENCH_SPREAD ?? '0');
   const spreadS = Number(spread);
   if (!Number.isFinite(spreadS) || spreadS < 0) throw new Error(`--spread must be 0 or a positive number of seconds (got ${spread})`);
@@ -57,7 +55,7 @@ function readOptions(): Options {
     occurrences: wholeNumber(values.occurrences, env.BENCH_OCCURRENCES, 10_000, 'occurrences'),
     exhibits: wholeNumber(values.exhibits, env.BENCH_EXHIBITS, 1000, 'exhibits'),
     nodes: wholeNumber(values.nodes, env.BENCH_NODES, 2, 'nodes'),
-    databases: database === 'both' ? ['postgres', 'pglite'] : [database as BenchDatabase],
+    databases: readDatabases(values.database),
     leadS: positiveNumber(values.lead, env.BENCH_LEAD, 20, 'lead'),
     spreadS,
     timeoutS: positiveNumber(values.timeout, env.BENCH_TIMEOUT, 900, 'timeout'),

@@ -1,6 +1,7 @@
 // Command-line and environment options shared by the benchmarks: every number can come from a
 // flag (`--exhibits 100`) or an environment variable (`BENCH_EXHIBITS=100`), the flag winning.
 import { parseArgs } from 'node:util';
+import type { BenchDatabase } from './plinth-server.js';
 
 /** A flag's value as the lenient parser gives it. */
 export type FlagValue = string | boolean | undefined;
@@ -39,4 +40,15 @@ export function wholeNumber(flag: FlagValue, env: string | undefined, fallback: 
 /** Whether to run the server from its TypeScript sources (`--from-source` or BENCH_FROM_SOURCE=1) rather than its build. */
 export function isFromSource(values: Record<string, FlagValue>): boolean {
   return values['from-source'] === true || process.env.BENCH_FROM_SOURCE === '1';
+}
+
+/**
+ * The databases to run on: `--database pglite|postgres|both` (or BENCH_DATABASE), `fallback` when
+ * neither is given; both means the embedded default first, then PostgreSQL.
+ */
+export function readDatabases(flag: FlagValue, fallback: BenchDatabase | 'both' = 'both'): BenchDatabase[] {
+  const raw = typeof flag === 'string' ? flag : (process.env.BENCH_DATABASE ?? fallback);
+  if (raw === 'both') return ['pglite', 'postgres'];
+  if (raw === 'pglite' || raw === 'postgres') return [raw];
+  throw new Error(`--database must be postgres, pglite or both (got ${raw})`);
 }

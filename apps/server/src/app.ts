@@ -16,7 +16,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '@plinth/shared';
+import { SOCKET_MAX_MESSAGE_BYTES, type ErrorBody } from '@plinth/shared';
 import type { Config } from './config.js';
 import type { AppDeps } from './deps.js';
 import { isDatabaseUnavailable } from './db/errors.js';
@@ -95,7 +95,7 @@ async function registerPlugins(app: FastifyInstance): Promise<void> {
     global: false,
     errorResponseBuilder: () => new AppError('TooManyRequests'),
   });
-  await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
+  await app.register(websocket, { options: { maxPayload: SOCKET_MAX_MESSAGE_BYTES } });
   await app.register(multipart, { limits: { fileSize: 512 * 1024 * 1024, files: 20 } });
   await app.register(swagger, {
     openapi: {

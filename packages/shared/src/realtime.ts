@@ -12,20 +12,30 @@ import { SettingValueSchema } from './api/setting-value.js';
  * `peripheralId`.
  */
 
+/** The largest message the server takes on /ws; a longer frame closes the socket (1009). */
+export const SOCKET_MAX_MESSAGE_BYTES = 256 * 1024;
+
+/**
+ * The most ids one `subscribe` or `unsubscribe` list may hold. A console that follows more (a
+ * site's 10,000 boards) sends several messages; 5,000 ids also keep a message under
+ * SOCKET_MAX_MESSAGE_BYTES.
+ */
+export const SUBSCRIPTION_MAX_IDS = 5000;
+
 /** Messages a console (or SDK) sends on the /ws socket. */
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   /** Authenticate with a session or exhibit token when the upgrade carried no cookie. */
   z.object({ type: z.literal('auth'), token: z.string().min(1) }),
   z.object({
     type: z.literal('subscribe'),
-    exhibitIds: z.array(z.string()).max(5000).optional(),
-    hardwareIds: z.array(z.string()).max(5000).optional(),
+    exhibitIds: z.array(z.string()).max(SUBSCRIPTION_MAX_IDS).optional(),
+    hardwareIds: z.array(z.string()).max(SUBSCRIPTION_MAX_IDS).optional(),
   }),
   /** Without either list: unsubscribe from everything; else from the ids given. */
   z.object({
     type: z.literal('unsubscribe'),
-    exhibitIds: z.array(z.string()).max(5000).optional(),
-    hardwareIds: z.array(z.string()).max(5000).optional(),
+    exhibitIds: z.array(z.string()).max(SUBSCRIPTION_MAX_IDS).optional(),
+    hardwareIds: z.array(z.string()).max(SUBSCRIPTION_MAX_IDS).optional(),
   }),
   z.object({ type: z.literal('ping') }),
 ]);

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { applyToCache, rereadAfterMissedEvents } from './realtime-cache';
 import { RealtimeClient, type RealtimeListener, type RealtimeStatus } from './realtime';
@@ -32,10 +32,14 @@ export function useRealtime(): RealtimeClient | null {
   return useContext(RealtimeContext);
 }
 
+const NO_IDS: string[] = [];
+
 /** Subscribes to these ids while the calling screen is shown. */
-export function useRealtimeSubscription(exhibitIds: string[], hardwareIds: string[] = []): void {
+export function useRealtimeSubscription(exhibitIds: string[], hardwareIds: string[] = NO_IDS): void {
   const client = useRealtime();
-  const key = `${[...exhibitIds].sort().join(',')}|${[...hardwareIds].sort().join(',')}`;
+  // Made again only when a list changes (callers keep their lists while unchanged): sorting a
+  // site's 10,000 board ids at each render was a seventh of a busy board page's time (issue 17).
+  const key = useMemo(() => `${[...exhibitIds].sort().join(',')}|${[...hardwareIds].sort().join(',')}`, [exhibitIds, hardwareIds]);
   useEffect(() => {
     if (!client || (!exhibitIds.length && !hardwareIds.length)) return;
     return client.subscribe({ exhibitIds, hardwareIds });

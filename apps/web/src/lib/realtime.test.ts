@@ -1,14 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { CONSOLE_CLOSE, type Exhibit } from '@plinth/shared';
+import { ClientMessageSchema, CONSOLE_CLOSE, SOCKET_MAX_MESSAGE_BYTES, type ClientMessage, type Exhibit } from '@plinth/shared';
 import { queryKeys } from './query-keys';
 import { RealtimeClient } from './realtime';
 import { applyToCache } from './realtime-cache';
 
-/** A real socket server on a free port; the console's client connects to it. */
+/** A real socket server on a free port, with the Plinth server's frame limit; the console's client connects to it. */
 async function socketServer() {
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: SOCKET_MAX_MESSAGE_BYTES });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const connections: ServerSocket[] = [];
   server.on('connection', (socket) => connections.push(socket));
@@ -16,6 +16,7 @@ async function socketServer() {
   return {
     url: `ws://127.0.0.1:${port}/ws`,
     connections,
+    onConnection: (listener: (socket: ServerSocket) => void) => server.on('connection', listener),
     close: () => {
       for (const socket of connections) socket.terminate();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -64,6 +65,43 @@ describe('RealtimeClient', () => {
     server.connections[0]!.close(4000, 'going away');
     await waitFor(() => server.connections.length === 2, 5000);
     expect(ended).not.toHaveBeenCalled();
+    await server.close();
+  });
+});
+
+describe('RealtimeClient subscriptions', () => {
+  it("subscribes a site's 10,001 boards in messages the server takes, and keeps its socket", async () => {
+    const server = await socketServer();
+    const received: { bytes: number; message: ClientMessage | null }[] = [];
+    const closes: number[] = [];
+    server.onConnection((socket) => {
+      socket.on('message', (raw) => {
+        const text = String(raw);
+        const parsed = ClientMessageSchema.safeParse(JSON.parse(text));
+        received.push({ bytes: Buffer.byteLength(text), message: parsed.success ? parsed.data : null });
+      });
+      socket.on('close', (code) => closes.push(code));
+    });
+    const client = new RealtimeClient(server.url);
+    clients.push(client);
+    client.connect();
+    await waitFor(() => client.status === 'live');
+    const hardwareIds = Array.from({ length: 10_001 }, (_, n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`);
+    const stop = client.subscribe({ exhibitIds: ['10000000-0000-4000-8000-000000000001'], hardwareIds });
+    const ids = (type: 'subscribe' | 'unsubscribe') =>
+      received.flatMap(({ message }) =>
+        message?.type === type && (message.type === 'subscribe' || message.type === 'unsubscribe') ? [...(message.exhibitIds ?? []), ...(message.hardwareIds ?? [])] : [],
+      );
+    await waitFor(() => ids('subscribe').length === 10_002);
+    // Every message fits the schema and the frame limit; together they name each id once.
+    expect(received.every(({ message }) => message !== null)).toBe(true);
+    expect(Math.max(...received.map(({ bytes }) => bytes))).toBeLessThan(SOCKET_MAX_MESSAGE_BYTES);
+    expect(received.length).toBeGreaterThan(1);
+    expect(new Set(ids('subscribe')).size).toBe(10_002);
+    stop();
+    await waitFor(() => ids('unsubscribe').length === 10_002);
+    expect(closes).toEqual([]);
+    expect(server.connections).toHaveLength(1);
     await server.close();
   });
 });

@@ -1,5 +1,5 @@
 import { notifyManager } from '@tanstack/react-query';
-import { CONSOLE_CLOSE, parseServerMessage, type ServerMessage } from '@plinth/shared';
+import { CONSOLE_CLOSE, parseServerMessage, SUBSCRIPTION_MAX_IDS, type ServerMessage } from '@plinth/shared';
 
 export type RealtimeListener = (message: ServerMessage) => void;
 
@@ -12,6 +12,13 @@ export type Subscription = { exhibitIds?: string[]; hardwareIds?: string[] };
 
 /** While the page is hidden (no animation frames), messages are handed out this often (ms). */
 const HIDDEN_FLUSH_MS = 250;
+
+/**
+ * Ids per subscribe or unsubscribe message: the server takes at most SUBSCRIPTION_MAX_IDS per list
+ * and closes a socket whose frame passes 256 KiB (10,001 ids were 390 KB: the socket closed and
+ * reconnected in a loop on a site with 10,000 boards). 1,000 ids are some 39 KB.
+ */
+export const SUBSCRIPTION_CHUNK = Math.min(1000, SUBSCRIPTION_MAX_IDS);
 
 const RECONNECT_MIN_MS = 1000;
 const RECONNECT_MAX_MS = 15_000;
@@ -173,11 +180,16 @@ export class RealtimeClient {
     else setTimeout(flush, HIDDEN_FLUSH_MS);
   }
 
+  /** Sends ids in messages of at most SUBSCRIPTION_CHUNK (a site's 10,000 boards are ten messages). */
   private sendSubscription(type: 'subscribe' | 'unsubscribe', keys: string[]): void {
-    if (this.socket?.readyState !== WebSocket.OPEN) return;
-    const exhibitIds = keys.filter((k) => k.startsWith('e:')).map((k) => k.slice(2));
-    const hardwareIds = keys.filter((k) => k.startsWith('h:')).map((k) => k.slice(2));
-    this.socket.send(JSON.stringify({ type, exhibitIds, hardwareIds }));
+    const socket = this.socket;
+    if (socket?.readyState !== WebSocket.OPEN) return;
+    for (let from = 0; from < keys.length; from += SUBSCRIPTION_CHUNK) {
+      const chunk = keys.slice(from, from + SUBSCRIPTION_CHUNK);
+      const exhibitIds = chunk.filter((k) => k.startsWith('e:')).map((k) => k.slice(2));
+      const hardwareIds = chunk.filter((k) => k.startsWith('h:')).map((k) => k.slice(2));
+      socket.send(JSON.stringify({ type, exhibitIds, hardwareIds }));
+    }
   }
 }
 

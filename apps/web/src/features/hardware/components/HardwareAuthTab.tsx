@@ -1,8 +1,8 @@
-import type { Hardware } from '@plinth/shared';
 import { TokenPanel, type TokenPanelTexts } from '../../../components/TokenPanel';
 import { useCreateToken } from '../../../lib/api/create-token';
 import { useDeleteToken } from '../../../lib/api/delete-token';
 import { useTokens, type TokenOwner } from '../../../lib/api/list-tokens';
+import type { HardwareFrame } from '../api/get-hardware';
 
 export const TOKEN_WARNING = 'Please save this hardware token somewhere safe. This value will disappear when you leave this page.';
 
@@ -26,7 +26,7 @@ const TEXTS: TokenPanelTexts = {
  * created on arrival. A new token's value is shown once, on this page only. The tab itself is
  * shown only to users who may edit the hardware, so they may always create tokens.
  */
-export function HardwareAuthTab({ hardware, canDeleteTokens }: { hardware: Hardware; canDeleteTokens: boolean }) {
+export function HardwareAuthTab({ hardware, canDeleteTokens }: { hardware: HardwareFrame; canDeleteTokens: boolean }) {
   const owner: TokenOwner = { kind: 'hardware', id: hardware.id };
   const tokens = useTokens(owner);
   const create = useCreateToken(owner);

@@ -1,14 +1,15 @@
 import { Center, Loader, SimpleGrid, Text } from '@mantine/core';
-import type { Firmware, Hardware } from '@plinth/shared';
+import type { Firmware } from '@plinth/shared';
 import { useFirmware } from '../api/list-firmware';
 import { FirmwarePanel } from './FirmwarePanel';
+import type { HardwareFrame } from '../api/get-hardware';
 
 /**
  * The firmware tab (spec 2.13): a panel for Plinth firmware (.gbm0) and one for user firmware
  * (.gbm4). Upload stores the file then creates its record; Update pushes it to the board; Delete
  * removes the record, then the file.
  */
-export function HardwareFirmwareTab({ hardware, canOperate }: { hardware: Hardware; canOperate: boolean }) {
+export function HardwareFirmwareTab({ hardware, canOperate }: { hardware: HardwareFrame; canOperate: boolean }) {
   const firmware = useFirmware(hardware.id);
 
   if (firmware.isPending) {

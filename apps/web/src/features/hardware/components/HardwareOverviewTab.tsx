@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Titl
 import { IconPencil, IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Exhibit, Hardware } from '@plinth/shared';
+import type { Exhibit } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import type { GatedQuery } from '../../../components/QueryGate';
 import { useUpdateHardware } from '../../../lib/api/update-hardware';
@@ -10,9 +10,10 @@ import { formatDate } from '../../../lib/format-date';
 import { paths } from '../../../lib/paths';
 import { orDash, peripheralCount } from '../lib/format';
 import { ConnectExhibitDialog } from './ConnectExhibitDialog';
+import type { HardwareFrame } from '../api/get-hardware';
 
 export type HardwareOverviewTabProps = {
-  hardware: Hardware;
+  hardware: HardwareFrame;
   /** The read of the site's exhibits the caller may see (the connected one is a link only when listed here). */
   exhibits: GatedQuery<Exhibit[]>;
   /** May connect, change and disconnect the exhibit. */
@@ -20,7 +21,7 @@ export type HardwareOverviewTabProps = {
 };
 
 /** The overview's fields in the spec's order (2.13). */
-export function overviewFields(hardware: Hardware): { label: string; value: string }[] {
+export function overviewFields(hardware: HardwareFrame): { label: string; value: string }[] {
   return [
     { label: 'Last Updated', value: formatDate(hardware.updatedAt, 'detail') },
     { label: 'Created At', value: formatDate(hardware.createdAt, 'detail') },

@@ -20,7 +20,7 @@ import { useRealtimeSubscription } from '../../../lib/realtime-context';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
 import { useParentCrumbs } from '../../../lib/use-parent-crumbs';
 import { useDeleteHardware } from '../api/delete-hardware';
-import { useHardware } from '../api/get-hardware';
+import { useHardwareFrame } from '../api/get-hardware';
 import { useHardwareLiveEvents } from '../hooks/useHardwareLiveEvents';
 import { HardwareAuthTab } from './HardwareAuthTab';
 import { HardwareFirmwareTab } from './HardwareFirmwareTab';
@@ -56,6 +56,7 @@ type Dialog = 'debug' | null;
 
 /** One empty list, so that memoized values do not change while the site's list loads. */
 const NO_HARDWARE: Hardware[] = [];
+const NO_IDS: string[] = [];
 
 type NavHardware = Pick<Hardware, 'id' | 'name' | 'online' | 'controlDebug' | 'organizationId' | 'siteId'>;
 
@@ -90,7 +91,8 @@ export function HardwarePage() {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
 
-  const hardware = useHardware(hardwareId);
+  // Without the peripherals: a prop changing 1,000 times a second redraws only its own control.
+  const hardware = useHardwareFrame(hardwareId);
   const siteHardware = useHardwareBySite(siteId);
   const exhibits = useExhibitsBySites(siteId ? [siteId] : []);
   const rename = useUpdateHardware();
@@ -103,7 +105,7 @@ export function HardwarePage() {
     site: { id: siteId, name: hardware.data?.siteName ?? '', tab: 'hardware' },
   });
   const subscribedIds = useMemo(() => [...new Set([hardwareId, ...siteList.map((h) => h.id)])].filter(Boolean), [hardwareId, siteList]);
-  useRealtimeSubscription([], subscribedIds);
+  useRealtimeSubscription(NO_IDS, subscribedIds);
   const navItems = useNavItems({ siteList, current: hardware.data, linkTab: hardwareTab === 'auth' || !hardwareTab ? 'overview' : hardwareTab });
   const backToSite = useCallback(() => navigate(paths.site(orgId, siteId, 'hardware')), [navigate, orgId, siteId]);
   useHardwareLiveEvents(hardwareId, backToSite);

@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { SYNC_HARDWARE_MIN_FW, type Hardware, type HardwareCommand, type ServerMessage } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { errorText } from '../../../lib/mutation-state';
 import { useRealtimeListener } from '../../../lib/realtime-context';
+import { useHardwarePeripherals, type HardwareFrame } from '../api/get-hardware';
 import { useRunHardwareCommand } from '../api/run-hardware-command';
 import { commandOutcome } from '../lib/command-outcome';
 import { isPressed } from '../lib/prop-values';
@@ -21,12 +22,30 @@ const COMMAND_LABELS: Record<HardwareCommand, string> = { reboot: 'Reboot', get:
 /** The confirm dialog writes nothing itself: it only lets the command go out. */
 const NO_WRITE = { isPending: false, error: null };
 
+type VisiblePeripheral = { id: string; name: string; record: Hardware['peripherals'][number]; visibleProps: Hardware['peripherals'][number]['props'] };
+
+/**
+ * The hardware's peripherals with their props not hidden, live from the hardware record. A
+ * peripheral and prop keep their objects while unchanged, so a prop control draws again only
+ * when its own value changes.
+ */
+function useVisiblePeripherals(hardwareId: string): VisiblePeripheral[] {
+  const peripherals = useHardwarePeripherals(hardwareId);
+  return useMemo(
+    () =>
+      (peripherals ?? [])
+        .map((record) => ({ id: record.id, name: record.name, record, visibleProps: record.props.filter((prop) => prop.hide !== 'true') }))
+        .filter((p) => p.visibleProps.length > 0),
+    [peripherals],
+  );
+}
+
 /**
  * The peripherals tab (spec 2.13): the default board controls and every peripheral's visible
  * props. Controls are enabled only while debug mode is on, the hardware is online and the caller
  * may operate it. Live presses of button props blink for one second.
  */
-export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Hardware; canOperate: boolean }) {
+export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: HardwareFrame; canOperate: boolean }) {
   const enabled = canOperate && hardware.controlDebug && hardware.online;
   const run = useRunHardwareCommand();
   const busy = run.isPending ? (run.variables?.command ?? null) : null;
@@ -62,9 +81,7 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
   const handleCommand = (command: HardwareCommand) => (command === 'reboot' ? setConfirmingReboot(true) : send(command));
 
   const commands: HardwareCommand[] = canSyncHardwareValues(hardware.plinth_fw) ? ['reboot', 'get', 'identify'] : ['reboot', 'identify'];
-  const peripherals = hardware.peripherals
-    .map((p) => ({ ...p, props: p.props.filter((prop) => prop.hide !== 'true') }))
-    .filter((p) => p.props.length > 0);
+  const peripherals = useVisiblePeripherals(hardware.id);
 
   return (
     <Stack gap="lg">
@@ -119,11 +136,11 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
               <Paper key={peripheral.id} withBorder p="sm" data-testid={`peripheral-${peripheral.name}`}>
                 <Stack gap="sm">
                   <Text fw={600}>{peripheral.name}</Text>
-                  {peripheral.props.map((prop) => (
+                  {peripheral.visibleProps.map((prop) => (
                     <PropControl
                       key={prop.name}
                       hardwareId={hardware.id}
-                      peripheral={peripheral}
+                      peripheral={peripheral.record}
                       prop={prop}
                       enabled={enabled}
                       pressCount={presses[`${peripheral.id}/${prop.name}`]}

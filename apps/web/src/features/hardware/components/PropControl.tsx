@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { memo, useEffect, useState, type FormEvent } from 'react';
 import { RgbColorPicker } from 'react-colorful';
 import { BLINK_MS, type Peripheral, type Prop } from '@plinth/shared';
 import { useSetHardwareProp, type PropSetValue } from '../api/set-hardware-prop';
@@ -299,7 +299,7 @@ function LedControl({ hardwareId, peripheral, prop, enabled }: PropControlProps)
  * number types with a display type, LED types with their channels and a colour picker. Props not
  * settable are read-only; unknown types show their value.
  */
-export function PropControl(props: PropControlProps) {
+export const PropControl = memo(function PropControl(props: PropControlProps) {
   const { prop, peripheral } = props;
   let control;
   if (prop.type === 'button') control = <ButtonBlinker label={`${peripheral.name}-${prop.name}`} value={prop.value} pressCount={props.pressCount} />;
@@ -317,4 +317,4 @@ export function PropControl(props: PropControlProps) {
       <div style={{ minWidth: 0 }}>{control}</div>
     </Group>
   );
-}
+});

@@ -1,5 +1,6 @@
 import { Group, Loader, Stack } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
+import { useKeptOrder } from '../lib/useKeptOrder';
 import { CardGrid, type CardItem } from './CardGrid';
 import { SearchInput } from './SearchInput';
 
@@ -7,6 +8,11 @@ export type SearchableCardGridProps<T extends CardItem> = {
   /** Every item of the list; `filter` picks and orders those the search matches. */
   items: T[];
   filter: (items: T[], search: string) => T[];
+  /**
+   * What `filter` reads of an item (its name, what it orders by). Given, a list whose items
+   * changed only elsewhere (a live value) keeps its order without filtering and sorting again.
+   */
+  orderKey?: (item: T) => string;
   renderCard: (item: T) => ReactNode;
   /** The search box's hint and accessible name ('Search for a site'). */
   searchPlaceholder: string;
@@ -26,9 +32,9 @@ export type SearchableCardGridProps<T extends CardItem> = {
  * search box (Escape clears it), then a loader, the empty or no-match text, or the matching cards.
  */
 export function SearchableCardGrid<T extends CardItem>(props: SearchableCardGridProps<T>) {
-  const { items, filter, renderCard, searchPlaceholder, isLoading, loadingLabel, emptyText, noMatchText, action } = props;
+  const { items, filter, orderKey, renderCard, searchPlaceholder, isLoading, loadingLabel, emptyText, noMatchText, action } = props;
   const [search, setSearch] = useState('');
-  const shown = filter(items, search);
+  const shown = useKeptOrder(items, (list) => filter(list, search), orderKey ?? null, search);
   return (
     <Stack gap="md">
       <Group justify="space-between">

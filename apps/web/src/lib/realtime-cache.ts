@@ -5,30 +5,30 @@ import { queryKeys } from './query-keys';
 type ExhibitPatch = Partial<Pick<Exhibit, 'online' | 'opMode' | 'op_mode' | 'lastOnlineChange'>>;
 type HardwarePatch = Partial<Hardware>;
 
-function patchExhibit(queryClient: QueryClient, id: string, patch: ExhibitPatch): void {
+/** Writes the patches of many exhibits (and of the followers lists that show them): one pass over each cached list. */
+function patchExhibits(queryClient: QueryClient, patches: Map<string, ExhibitPatch>): void {
+  const followerPatch = (patch: ExhibitPatch) => ({ ...(patch.online !== undefined ? { online: patch.online } : {}), ...(patch.opMode ? { opMode: patch.opMode } : {}) });
   const apply = (e: Exhibit): Exhibit => {
-    if (e.id === id) return { ...e, ...patch };
-    if (e.followers.some((f) => f.id === id)) {
-      return {
-        ...e,
-        followers: e.followers.map((f) =>
-          f.id === id ? { ...f, ...(patch.online !== undefined ? { online: patch.online } : {}), ...(patch.opMode ? { opMode: patch.opMode } : {}) } : f,
-        ),
-      };
-    }
-    return e;
+    const own = patches.get(e.id);
+    const patched = own ? { ...e, ...own } : e;
+    if (!e.followers.some((f) => patches.has(f.id))) return patched;
+    return { ...patched, followers: e.followers.map((f) => (patches.has(f.id) ? { ...f, ...followerPatch(patches.get(f.id)!) } : f)) };
   };
-  queryClient.setQueriesData<{ exhibits: Exhibit[] }>({ queryKey: queryKeys.exhibits }, (data) =>
-    data ? { ...data, exhibits: data.exhibits.map(apply) } : data,
-  );
-  queryClient.setQueryData<Exhibit>(queryKeys.exhibit(id), (data) => (data ? apply(data) : data));
+  queryClient.setQueriesData<{ exhibits: Exhibit[] }>({ queryKey: queryKeys.exhibits }, (data) => {
+    if (!data) return data;
+    const exhibits = data.exhibits.map(apply);
+    return exhibits.some((e, n) => e !== data.exhibits[n]) ? { ...data, exhibits } : data;
+  });
+  for (const id of patches.keys()) queryClient.setQueryData<Exhibit>(queryKeys.exhibit(id), (data) => (data ? apply(data) : data));
 }
 
-function patchHardware(queryClient: QueryClient, id: string, patch: HardwarePatch): void {
-  queryClient.setQueriesData<{ hardware: Hardware[] }>({ queryKey: queryKeys.hardwareLists }, (data) =>
-    data ? { ...data, hardware: data.hardware.map((h) => (h.id === id ? { ...h, ...patch } : h)) } : data,
-  );
-  queryClient.setQueryData<Hardware>(queryKeys.hardware(id), (data) => (data ? { ...data, ...patch } : data));
+/** Writes the patches of many hardware units: one pass over each cached list, whatever their number. */
+function patchHardware(queryClient: QueryClient, patches: Map<string, HardwarePatch>): void {
+  queryClient.setQueriesData<{ hardware: Hardware[] }>({ queryKey: queryKeys.hardwareLists }, (data) => {
+    if (!data || !data.hardware.some((h) => patches.has(h.id))) return data;
+    return { ...data, hardware: data.hardware.map((h) => (patches.has(h.id) ? { ...h, ...patches.get(h.id) } : h)) };
+  });
+  for (const [id, patch] of patches) queryClient.setQueryData<Hardware>(queryKeys.hardware(id), (data) => (data ? { ...data, ...patch } : data));
 }
 
 /**
@@ -46,46 +46,65 @@ function invalidateExhibitFiles(queryClient: QueryClient, id: string): void {
   for (const exhibitId of ids) void queryClient.invalidateQueries({ queryKey: queryKeys.exhibitFiles(exhibitId) });
 }
 
-/** Live events update every cached list and record they touch (spec section 4). */
-export function applyToCache(queryClient: QueryClient, message: ServerMessage): void {
+/** What a live event changes in an exhibit's record, if it is a change of one. */
+function exhibitPatchOf(message: ServerMessage): { id: string; patch: ExhibitPatch } | null {
   switch (message.type) {
-    case 'access.changed':
+    case 'exhibit.presenceChanged':
+      return {
+        id: message.exhibitId,
+        patch: { online: message.online, lastOnlineChange: message.lastOnlineChange, ...(message.online ? {} : { opMode: 'Off', op_mode: false }) },
+      };
+    case 'exhibit.opModeChanged':
+      return { id: message.exhibitId, patch: { opMode: message.opMode, op_mode: message.opMode === 'On' } };
+    default:
+      return null;
+  }
+}
+
+/** What a live event changes in a hardware unit's record, if it is a change of one. */
+function hardwarePatchOf(message: ServerMessage): { id: string; patch: HardwarePatch } | null {
+  switch (message.type) {
+    case 'hardware.presenceChanged':
+      return { id: message.hardwareId, patch: { online: message.online } };
+    case 'hardware.debugChanged':
+      return { id: message.hardwareId, patch: { controlDebug: message.controlDebug } };
+    case 'hardware.statusChanged': {
+      const { voltage, temp, exhibitState, uptime, exhibitIP, updatedAt } = message;
+      return { id: message.hardwareId, patch: { voltage, temp, exhibitState, uptime, exhibitIP, updatedAt } };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Live events update every cached list and record they touch (spec section 4). A batch (the
+ * events of one animation frame: hundreds of heartbeats on a site of 10,000 boards) is written
+ * with one pass over each cached list, later events of a unit over earlier ones (issue 17).
+ */
+export function applyToCache(queryClient: QueryClient, messages: ServerMessage | ServerMessage[]): void {
+  const exhibitPatches = new Map<string, ExhibitPatch>();
+  const hardwarePatches = new Map<string, HardwarePatch>();
+  for (const message of Array.isArray(messages) ? messages : [messages]) {
+    const exhibit = exhibitPatchOf(message);
+    if (exhibit) {
+      exhibitPatches.set(exhibit.id, { ...exhibitPatches.get(exhibit.id), ...exhibit.patch });
+      continue;
+    }
+    const hardware = hardwarePatchOf(message);
+    if (hardware) {
+      hardwarePatches.set(hardware.id, { ...hardwarePatches.get(hardware.id), ...hardware.patch });
+      continue;
+    }
+    if (message.type === 'access.changed') {
       // The user's roles changed: lists, roles and rights shown are read again.
       void queryClient.invalidateQueries();
-      return;
-    case 'exhibit.presenceChanged':
-      patchExhibit(queryClient, message.exhibitId, {
-        online: message.online,
-        lastOnlineChange: message.lastOnlineChange,
-        ...(message.online ? {} : { opMode: 'Off', op_mode: false }),
-      });
-      return;
-    case 'exhibit.opModeChanged':
-      patchExhibit(queryClient, message.exhibitId, { opMode: message.opMode, op_mode: message.opMode === 'On' });
-      return;
-    case 'exhibit.fileUploaded':
-    case 'exhibit.fileDeleted':
+    } else if (message.type === 'exhibit.fileUploaded' || message.type === 'exhibit.fileDeleted') {
       invalidateExhibitFiles(queryClient, message.exhibitId);
-      return;
-    case 'hardware.presenceChanged':
-      patchHardware(queryClient, message.hardwareId, { online: message.online });
-      return;
-    case 'hardware.debugChanged':
-      patchHardware(queryClient, message.hardwareId, { controlDebug: message.controlDebug });
-      return;
-    case 'hardware.statusChanged':
-      patchHardware(queryClient, message.hardwareId, {
-        voltage: message.voltage,
-        temp: message.temp,
-        exhibitState: message.exhibitState,
-        uptime: message.uptime,
-        exhibitIP: message.exhibitIP,
-        updatedAt: message.updatedAt,
-      });
-      return;
-    default:
-      return;
+    }
   }
+  if (exhibitPatches.size) patchExhibits(queryClient, exhibitPatches);
+  if (hardwarePatches.size) patchHardware(queryClient, hardwarePatches);
 }
 
 /**

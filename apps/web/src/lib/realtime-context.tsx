@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { ServerMessage } from '@plinth/shared';
 import { applyToCache, rereadAfterMissedEvents } from './realtime-cache';
 import { RealtimeClient, type RealtimeListener, type RealtimeStatus } from './realtime';
 
@@ -11,7 +12,19 @@ export function RealtimeProvider({ client, enabled, children }: { client: Realti
   useEffect(() => {
     if (!enabled) return;
     client.connect();
-    const stop = client.listen((message) => applyToCache(queryClient, message));
+    // The client hands out a frame's messages one by one in a row: they are gathered and written
+    // to the cache together once the row ends (one pass over a list of 10,000, not one per event).
+    let pending: ServerMessage[] = [];
+    const stop = client.listen((message) => {
+      if (!pending.length) {
+        queueMicrotask(() => {
+          const batch = pending;
+          pending = [];
+          applyToCache(queryClient, batch);
+        });
+      }
+      pending.push(message);
+    });
     const stopResync = client.onResync(() => rereadAfterMissedEvents(queryClient));
     // The session ended elsewhere: nothing cached is valid any more; sign in again.
     const stopSessionEnded = client.onSessionEnded(() => {
@@ -37,9 +50,10 @@ const NO_IDS: string[] = [];
 /** Subscribes to these ids while the calling screen is shown. */
 export function useRealtimeSubscription(exhibitIds: string[], hardwareIds: string[] = NO_IDS): void {
   const client = useRealtime();
-  // Made again only when a list changes (callers keep their lists while unchanged): sorting a
-  // site's 10,000 board ids at each render was a seventh of a busy board page's time (issue 17).
-  const key = useMemo(() => `${[...exhibitIds].sort().join(',')}|${[...hardwareIds].sort().join(',')}`, [exhibitIds, hardwareIds]);
+  // The subscription is made again only when the ids change. The key is made when a list object
+  // changes, and not sorted: sorting a site's 10,000 board ids at each render was a seventh of a
+  // busy board page's time (issue 17); the same ids in another order only subscribe again.
+  const key = useMemo(() => `${exhibitIds.join(',')}|${hardwareIds.join(',')}`, [exhibitIds, hardwareIds]);
   useEffect(() => {
     if (!client || (!exhibitIds.length && !hardwareIds.length)) return;
     return client.subscribe({ exhibitIds, hardwareIds });

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { ClientMessageSchema, CONSOLE_CLOSE, SOCKET_MAX_MESSAGE_BYTES, type ClientMessage, type Exhibit } from '@plinth/shared';
+import { ClientMessageSchema, CONSOLE_CLOSE, SOCKET_MAX_MESSAGE_BYTES, type ClientMessage, type Exhibit, type Hardware } from '@plinth/shared';
 import { queryKeys } from './query-keys';
 import { RealtimeClient } from './realtime';
 import { applyToCache } from './realtime-cache';
@@ -169,5 +169,38 @@ describe('applyToCache', () => {
 
     applyToCache(queryClient, { type: 'exhibit.fileDeleted', exhibitId: 'other', fileName: 'a.mp4' });
     expect(isStale('other')).toBe(true);
+  });
+
+  it('writes a batch of heartbeats to a list of 1,000 boards in one pass, the later heartbeat of a board winning', () => {
+    const queryClient = new QueryClient();
+    const board = (n: number) => ({ id: `hw-${n}`, name: `Board ${n}`, online: true, voltage: 5, temp: 20 }) as unknown as Hardware;
+    const listKey = queryKeys.hardwareBySite('s1');
+    queryClient.setQueryData(listKey, { hardware: Array.from({ length: 1000 }, (_, n) => board(n)) });
+    queryClient.setQueryData(queryKeys.hardware('hw-7'), board(7));
+    let listWrites = 0;
+    queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'success' && event.query.queryHash === JSON.stringify(listKey)) listWrites += 1;
+    });
+    const beat = (n: number, voltage: number) =>
+      ({ type: 'hardware.statusChanged', hardwareId: `hw-${n}`, voltage, temp: 21, exhibitState: null, uptime: 1, exhibitIP: null, updatedAt: '2026-11-26T00:00:00.000Z' }) as const;
+    const batch = [...Array.from({ length: 1000 }, (_, n) => beat(n, 4)), beat(7, 3.3), { type: 'hardware.presenceChanged', hardwareId: 'hw-9', online: false } as const];
+
+    applyToCache(queryClient, batch);
+
+    const list = queryClient.getQueryData<{ hardware: Hardware[] }>(listKey)!.hardware;
+    expect(listWrites).toBe(1);
+    expect(list.filter((h) => h.voltage === 4)).toHaveLength(999);
+    expect(list[7]).toMatchObject({ voltage: 3.3, temp: 21 });
+    expect(list[9]).toMatchObject({ voltage: 4, online: false });
+    expect(queryClient.getQueryData<Hardware>(queryKeys.hardware('hw-7'))).toMatchObject({ voltage: 3.3, name: 'Board 7' });
+  });
+
+  it('leaves a list untouched by a batch about other units', () => {
+    const queryClient = new QueryClient();
+    const listKey = queryKeys.hardwareBySite('s1');
+    const data = { hardware: [{ id: 'hw-1', name: 'Board 1', online: true } as unknown as Hardware] };
+    queryClient.setQueryData(listKey, data);
+    applyToCache(queryClient, [{ type: 'hardware.presenceChanged', hardwareId: 'hw-2', online: false }]);
+    expect(queryClient.getQueryData(listKey)).toBe(data);
   });
 });

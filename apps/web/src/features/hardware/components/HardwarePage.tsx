@@ -17,6 +17,7 @@ import { useHardwareBySite } from '../../../lib/api/list-hardware-by-site';
 import { useUpdateHardware } from '../../../lib/api/update-hardware';
 import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { useKeptOrder, useSameIds } from '../../../lib/useKeptOrder';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
 import { useParentCrumbs } from '../../../lib/use-parent-crumbs';
 import { useDeleteHardware } from '../api/delete-hardware';
@@ -67,18 +68,25 @@ type NavHardware = Pick<Hardware, 'id' | 'name' | 'online' | 'controlDebug' | 'o
  */
 function useNavItems({ siteList, current, linkTab }: { siteList: Hardware[]; current: NavHardware | undefined; linkTab: string }): LeftNavItem[] {
   const { id, name, online, controlDebug, organizationId, siteId } = current ?? {};
+  const listed = useMemo((): NavEntry[] => {
+    if (!id || siteList.some((h) => h.id === id)) return siteList;
+    return [...siteList, { id, name: name ?? '', online: online ?? false, controlDebug: controlDebug ?? false }];
+  }, [siteList, id, name, online, controlDebug]);
+  // Sorted again only when a name changes: 10,000 boards heartbeating change the list many times a second.
+  const sorted = useKeptOrder(listed, sortByName, nameOf);
   return useMemo(() => {
     if (!id || !organizationId || !siteId) return [];
     const me = { id, name: name ?? '', online: online ?? false, controlDebug: controlDebug ?? false };
-    const listed: Pick<Hardware, 'id' | 'name' | 'online' | 'controlDebug'>[] = siteList.some((h) => h.id === id) ? siteList : [...siteList, me];
-    return [...listed]
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((h) => {
-        const live = h.id === id ? me : h;
-        return { id: h.id, label: live.name, to: paths.hardware(organizationId, siteId, h.id, linkTab), online: live.online, debug: live.controlDebug };
-      });
-  }, [siteList, id, name, online, controlDebug, organizationId, siteId, linkTab]);
+    return sorted.map((h) => {
+      const live = h.id === id ? me : h;
+      return { id: h.id, label: live.name, to: paths.hardware(organizationId, siteId, h.id, linkTab), online: live.online, debug: live.controlDebug };
+    });
+  }, [sorted, id, name, online, controlDebug, organizationId, siteId, linkTab]);
 }
+
+type NavEntry = Pick<Hardware, 'id' | 'name' | 'online' | 'controlDebug'>;
+const nameOf = (h: NavEntry) => h.name;
+const sortByName = (list: NavEntry[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
 
 /**
  * The hardware detail screen (/organization/:orgId/site/:siteId/hardware/:hardwareId/:hardwareTab,
@@ -104,7 +112,8 @@ export function HardwarePage() {
     organizationName: hardware.data?.organizationName ?? '',
     site: { id: siteId, name: hardware.data?.siteName ?? '', tab: 'hardware' },
   });
-  const subscribedIds = useMemo(() => [...new Set([hardwareId, ...siteList.map((h) => h.id)])].filter(Boolean), [hardwareId, siteList]);
+  const siteIds = useSameIds(siteList);
+  const subscribedIds = useMemo(() => [...new Set([hardwareId, ...siteIds])].filter(Boolean), [hardwareId, siteIds]);
   useRealtimeSubscription(NO_IDS, subscribedIds);
   const navItems = useNavItems({ siteList, current: hardware.data, linkTab: hardwareTab === 'auth' || !hardwareTab ? 'overview' : hardwareTab });
   const backToSite = useCallback(() => navigate(paths.site(orgId, siteId, 'hardware')), [navigate, orgId, siteId]);

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { SYNC_HARDWARE_MIN_FW, type Hardware, type HardwareCommand, type ServerMessage } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { errorText } from '../../../lib/mutation-state';
@@ -22,23 +22,71 @@ const COMMAND_LABELS: Record<HardwareCommand, string> = { reboot: 'Reboot', get:
 /** The confirm dialog writes nothing itself: it only lets the command go out. */
 const NO_WRITE = { isPending: false, error: null };
 
-type VisiblePeripheral = { id: string; name: string; record: Hardware['peripherals'][number]; visibleProps: Hardware['peripherals'][number]['props'] };
+type PeripheralRecord = Hardware['peripherals'][number];
+type VisiblePeripheral = { id: string; name: string; record: PeripheralRecord; visibleProps: PeripheralRecord['props'] };
+
+/** One wrapper per peripheral record: an unchanged peripheral keeps its record, so it keeps its wrapper. */
+const visibleOf = new WeakMap<PeripheralRecord, VisiblePeripheral>();
+
+function visible(record: PeripheralRecord): VisiblePeripheral {
+  let wrapped = visibleOf.get(record);
+  if (!wrapped) {
+    wrapped = { id: record.id, name: record.name, record, visibleProps: record.props.filter((prop) => prop.hide !== 'true') };
+    visibleOf.set(record, wrapped);
+  }
+  return wrapped;
+}
 
 /**
  * The hardware's peripherals with their props not hidden, live from the hardware record. A
- * peripheral and prop keep their objects while unchanged, so a prop control draws again only
- * when its own value changes.
+ * peripheral and prop keep their objects while unchanged, so a prop change at 1,000 a second
+ * draws again only its own peripheral's card and control (issue 17).
  */
 function useVisiblePeripherals(hardwareId: string): VisiblePeripheral[] {
   const peripherals = useHardwarePeripherals(hardwareId);
-  return useMemo(
-    () =>
-      (peripherals ?? [])
-        .map((record) => ({ id: record.id, name: record.name, record, visibleProps: record.props.filter((prop) => prop.hide !== 'true') }))
-        .filter((p) => p.visibleProps.length > 0),
-    [peripherals],
+  return useMemo(() => (peripherals ?? []).map(visible).filter((p) => p.visibleProps.length > 0), [peripherals]);
+}
+
+type PeripheralsProps = { hardwareId: string; enabled: boolean; presses: Record<string, number> };
+
+/** The Peripherals section: the only part of the tab that follows the live prop values. */
+function Peripherals({ hardwareId, enabled, presses }: PeripheralsProps) {
+  const peripherals = useVisiblePeripherals(hardwareId);
+  return (
+    <Stack gap="xs">
+      <Title order={4}>Peripherals</Title>
+      {peripherals.length === 0 ? (
+        <Text c="dimmed">No peripherals reported by this hardware.</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          {peripherals.map((peripheral) => (
+            <PeripheralCard key={peripheral.id} hardwareId={hardwareId} peripheral={peripheral} enabled={enabled} presses={presses} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
   );
 }
+
+const PeripheralCard = memo(function PeripheralCard({ peripheral, hardwareId, enabled, presses }: PeripheralsProps & { peripheral: VisiblePeripheral }) {
+  return (
+    <Paper withBorder p="sm" data-testid={`peripheral-${peripheral.name}`}>
+      <Stack gap="sm">
+        <Text fw={600}>{peripheral.name}</Text>
+        {peripheral.visibleProps.map((prop) => (
+          <PropControl
+            key={prop.name}
+            hardwareId={hardwareId}
+            peripheral={peripheral.record}
+            prop={prop}
+            enabled={enabled}
+            pressCount={presses[`${peripheral.id}/${prop.name}`]}
+          />
+        ))}
+      </Stack>
+    </Paper>
+  );
+});
 
 /**
  * The peripherals tab (spec 2.13): the default board controls and every peripheral's visible
@@ -81,7 +129,6 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
   const handleCommand = (command: HardwareCommand) => (command === 'reboot' ? setConfirmingReboot(true) : send(command));
 
   const commands: HardwareCommand[] = canSyncHardwareValues(hardware.plinth_fw) ? ['reboot', 'get', 'identify'] : ['reboot', 'identify'];
-  const peripherals = useVisiblePeripherals(hardware.id);
 
   return (
     <Stack gap="lg">
@@ -126,32 +173,7 @@ export function HardwarePeripheralsTab({ hardware, canOperate }: { hardware: Har
           </Alert>
         )}
       </Stack>
-      <Stack gap="xs">
-        <Title order={4}>Peripherals</Title>
-        {peripherals.length === 0 ? (
-          <Text c="dimmed">No peripherals reported by this hardware.</Text>
-        ) : (
-          <SimpleGrid cols={{ base: 1, md: 2 }}>
-            {peripherals.map((peripheral) => (
-              <Paper key={peripheral.id} withBorder p="sm" data-testid={`peripheral-${peripheral.name}`}>
-                <Stack gap="sm">
-                  <Text fw={600}>{peripheral.name}</Text>
-                  {peripheral.visibleProps.map((prop) => (
-                    <PropControl
-                      key={prop.name}
-                      hardwareId={hardware.id}
-                      peripheral={peripheral.record}
-                      prop={prop}
-                      enabled={enabled}
-                      pressCount={presses[`${peripheral.id}/${prop.name}`]}
-                    />
-                  ))}
-                </Stack>
-              </Paper>
-            ))}
-          </SimpleGrid>
-        )}
-      </Stack>
+      <Peripherals hardwareId={hardware.id} enabled={enabled} presses={presses} />
     </Stack>
   );
 }

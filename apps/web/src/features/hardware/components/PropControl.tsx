@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { memo, useEffect, useState, type FormEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { RgbColorPicker } from 'react-colorful';
 import { BLINK_MS, type Peripheral, type Prop } from '@plinth/shared';
 import { useSetHardwareProp, type PropSetValue } from '../api/set-hardware-prop';
@@ -155,22 +155,67 @@ function NumberControl({ hardwareId, peripheral, prop, enabled }: PropControlPro
   const current = numericValue(prop.value);
   const shown = current === null ? orDash(prop.value) : formatNumber(current, displayType);
   const settable = prop.settable === 'true';
-  const check = draft === '' ? null : checkNumberInput(prop, draft, displayType);
+  // The prop without its live value: what the inputs below depend on. The value changes up to
+  // 1,000 times a second; only its text is drawn again, not the select and input (issue 17).
+  const { name, type, min, max, settable: settableText, hide, displayType: preferred } = prop;
+  const limits = useMemo(
+    (): Prop => ({ name, type, min, max, settable: settableText, hide, displayType: preferred, value: null }),
+    [name, type, min, max, settableText, hide, preferred],
+  );
+  const check = draft === '' ? null : checkNumberInput(limits, draft, displayType);
   const error = check && !check.ok ? check.message : null;
+  const label = `${peripheral.name} ${prop.name}`;
 
-  const handleDisplayType = (next: string | null) => {
-    if (!next) return;
-    const nextType = next as DisplayType;
-    // Keep what was typed, rewritten in the new display type.
-    const typed = draft === '' ? null : checkNumberInput({ ...prop, min: null, max: null, settable: 'true' }, draft, displayType);
-    setDisplayType(nextType);
-    setDraft(typed && typed.ok && typeof typed.value === 'number' ? sanitizeNumberInput(formatNumber(typed.value, nextType), nextType, prop.type) : '');
-  };
+  const handleDisplayType = useCallback(
+    (next: string | null) => {
+      if (!next) return;
+      const nextType = next as DisplayType;
+      // Keep what was typed, rewritten in the new display type.
+      const typed = draft === '' ? null : checkNumberInput({ ...limits, min: null, max: null, settable: 'true' }, draft, displayType);
+      setDisplayType(nextType);
+      setDraft(typed && typed.ok && typeof typed.value === 'number' ? sanitizeNumberInput(formatNumber(typed.value, nextType), nextType, limits.type) : '');
+    },
+    [draft, displayType, limits],
+  );
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!enabled || !check || !check.ok) return;
     void send(check.value).then((ok) => ok && setDraft(''));
   };
+
+  const select = useMemo(
+    () => (
+      <Select
+        size="xs"
+        w={90}
+        aria-label={`${label} display type`}
+        data={displayTypesFor(limits.type)}
+        value={displayType}
+        onChange={handleDisplayType}
+        allowDeselect={false}
+      />
+    ),
+    [label, limits.type, displayType, handleDisplayType],
+  );
+  const entry = useMemo(
+    () =>
+      settable && (
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <TextInput
+            size="xs"
+            aria-label={label}
+            value={draft}
+            disabled={!enabled}
+            error={error}
+            onChange={(e) => setDraft(sanitizeNumberInput(e.currentTarget.value, displayType, limits.type))}
+          />
+          <Button size="xs" type="submit" disabled={!enabled || draft === '' || error !== null} loading={busy}>
+            Send
+          </Button>
+        </Group>
+      ),
+    [settable, label, draft, enabled, error, displayType, limits.type, busy],
+  );
 
   return (
     <form onSubmit={handleSubmit}>
@@ -179,31 +224,9 @@ function NumberControl({ hardwareId, peripheral, prop, enabled }: PropControlPro
           <Text size="sm" data-testid={`value-${peripheral.name}-${prop.name}`}>
             {shown}
           </Text>
-          <Select
-            size="xs"
-            w={90}
-            aria-label={`${peripheral.name} ${prop.name} display type`}
-            data={displayTypesFor(prop.type)}
-            value={displayType}
-            onChange={handleDisplayType}
-            allowDeselect={false}
-          />
+          {select}
         </Group>
-        {settable && (
-          <Group gap="xs" wrap="nowrap" align="flex-start">
-            <TextInput
-              size="xs"
-              aria-label={`${peripheral.name} ${prop.name}`}
-              value={draft}
-              disabled={!enabled}
-              error={error}
-              onChange={(e) => setDraft(sanitizeNumberInput(e.currentTarget.value, displayType, prop.type))}
-            />
-            <Button size="xs" type="submit" disabled={!enabled || draft === '' || error !== null} loading={busy}>
-              Send
-            </Button>
-          </Group>
-        )}
+        {entry}
         <FailedLine failed={failed} />
       </Stack>
     </form>

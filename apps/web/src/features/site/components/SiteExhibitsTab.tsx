@@ -1,6 +1,6 @@
 import type { Exhibit } from '@plinth/shared';
 import { SearchableCardGrid } from '../../../components/SearchableCardGrid';
-import { filterAndSortExhibits } from '../lib/device-lists';
+import { filterAndSortExhibits, exhibitOrderKey } from '../lib/device-lists';
 import { ExhibitCard } from './ExhibitCard';
 
 /** The site's exhibits: search 'Search for an exhibit' (Escape clears), online ones first. */
@@ -9,6 +9,7 @@ export function SiteExhibitsTab({ exhibits, isLoading }: { exhibits: Exhibit[]; 
     <SearchableCardGrid
       items={exhibits}
       filter={filterAndSortExhibits}
+      orderKey={exhibitOrderKey}
       renderCard={(exhibit) => <ExhibitCard exhibit={exhibit} />}
       searchPlaceholder="Search for an exhibit"
       isLoading={isLoading}

@@ -1,6 +1,6 @@
 import type { Hardware } from '@plinth/shared';
 import { SearchableCardGrid } from '../../../components/SearchableCardGrid';
-import { filterAndSortHardware } from '../lib/device-lists';
+import { filterAndSortHardware, hardwareOrderKey } from '../lib/device-lists';
 import { HardwareCard } from './HardwareCard';
 
 /** The site's hardware: search 'Search for hardware' (Escape clears), hardware attached to an exhibit first. */
@@ -9,6 +9,7 @@ export function SiteHardwareTab({ hardware, isLoading }: { hardware: Hardware[];
     <SearchableCardGrid
       items={hardware}
       filter={filterAndSortHardware}
+      orderKey={hardwareOrderKey}
       renderCard={(h) => <HardwareCard hardware={h} />}
       searchPlaceholder="Search for hardware"
       isLoading={isLoading}

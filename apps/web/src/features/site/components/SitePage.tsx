@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconCpu, IconDeviceDesktop, IconUserPlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { BREAKPOINT_MEDIUM_PX, can, parseRole, SETTING_IDS } from '@plinth/shared';
+import { BREAKPOINT_MEDIUM_PX, can, parseRole, SETTING_IDS, type Exhibit, type Hardware } from '@plinth/shared';
 import { CreateExhibitDialog } from '../../../components/CreateExhibitDialog';
 import { NameDialog } from '../../../components/dialogs/NameDialog';
 import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChangesDialog';
@@ -22,6 +22,7 @@ import { useOrganizationSites } from '../../../lib/api/list-organization-sites';
 import { usePermissions } from '../../../lib/api/list-permissions';
 import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { useSameIds } from '../../../lib/useKeptOrder';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
 import { useParentCrumbs } from '../../../lib/use-parent-crumbs';
@@ -55,6 +56,8 @@ function isSiteTab(value: string | undefined): value is SiteTab {
 }
 
 type Dialog = 'createExhibit' | 'createHardware' | 'addUsers' | null;
+const NO_EXHIBITS: Exhibit[] = [];
+const NO_HARDWARE: Hardware[] = [];
 
 /** A header action: a labelled button, or an icon button with an aria-label on narrow layouts. */
 function HeaderAction({ label, icon, compact, onClick }: { label: string; icon: ReactNode; compact: boolean; onClick: () => void }) {
@@ -104,12 +107,9 @@ export function SitePage() {
   const [settingsDirty, setSettingsDirty] = useState(false);
   const leave = useLeaveGuard(settingsDirty);
 
-  const exhibitList = exhibits.data?.exhibits ?? [];
-  const hardwareList = hardware.data?.hardware ?? [];
-  useRealtimeSubscription(
-    exhibitList.map((e) => e.id),
-    hardwareList.map((h) => h.id),
-  );
+  const exhibitList = exhibits.data?.exhibits ?? NO_EXHIBITS;
+  const hardwareList = hardware.data?.hardware ?? NO_HARDWARE;
+  useRealtimeSubscription(useSameIds(exhibitList), useSameIds(hardwareList));
 
   // Once this site is deleted its reads fail with 404 while the page is leaving: that must not
   // send the user to not-found instead of to the organization's sites tab. A 403 stays on the page.

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { ServerMessage } from '@plinth/shared';
 
@@ -5,8 +6,26 @@ import type { ServerMessage } from '@plinth/shared';
 export const SLOW_CONSOLE_BYTES = 1024 * 1024;
 /** Messages a slow console may have waiting (after merging) before it is closed, to read everything again when it reconnects. */
 export const SLOW_CONSOLE_MAX_HELD = 10_000;
+/** Bytes a console socket gathers while corked before they are sent, turn ended or not. */
+const CORK_FLUSH_BYTES = 64 * 1024;
 /** How often a slow console's socket is checked for room. */
 const DRAIN_CHECK_MS = 50;
+
+/**
+ * The TCP socket under a ws socket. ws keeps it in `_socket` (not in its typings); without it
+ * nothing is corked and every frame is written on its own, as before.
+ */
+function tcpOf(socket: WebSocket): Socket | undefined {
+  return (socket as unknown as { _socket?: Socket })._socket;
+}
+
+/** Outboxes whose socket is corked until the end of this turn of the event loop. */
+const corked = new Set<ConsoleOutbox>();
+
+function uncorkAll(): void {
+  for (const outbox of corked) outbox.uncork();
+  corked.clear();
+}
 
 /** Each event as JSON text, made once however many console sockets it goes to (the hub hands every listener the same object). */
 const texts = new WeakMap<ServerMessage, string>();
@@ -64,6 +83,10 @@ export class ConsoleOutbox {
   private readonly held = new Map<string, string>();
   private nextUnmerged = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** The corked TCP socket, while frames of this turn gather in it. */
+  private tcp: Socket | null = null;
+  /** Bytes written this turn (corked): they count in bufferedAmount but say nothing of the reader. */
+  private turnBytes = 0;
 
   constructor(
     private readonly socket: WebSocket,
@@ -78,8 +101,14 @@ export class ConsoleOutbox {
   write(message: ServerMessage): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     const text = textOf(message);
-    if (!this.held.size && this.socket.bufferedAmount < SLOW_CONSOLE_BYTES) {
+    if (!this.held.size && this.waitingBytes() < SLOW_CONSOLE_BYTES) {
+      this.cork();
+      const before = this.socket.bufferedAmount;
       this.socket.send(text);
+      if (this.tcp) this.turnBytes += this.socket.bufferedAmount - before;
+      // A saturated server's turn can last a quarter of a second: what it gathered leaves every
+      // CORK_FLUSH_BYTES, so the console keeps reading meanwhile instead of waiting for the turn's end.
+      if (this.turnBytes >= CORK_FLUSH_BYTES) this.uncork();
       return;
     }
     // A merged value keeps its place in line with its newest text.
@@ -97,6 +126,41 @@ export class ConsoleOutbox {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.held.clear();
+    this.uncork();
+    corked.delete(this);
+  }
+
+  /**
+   * Bytes the console has not read yet, from earlier turns. This turn's frames wait in the cork
+   * and leave together when the turn ends; they do not make a console slow.
+   */
+  private waitingBytes(): number {
+    return this.socket.bufferedAmount - this.turnBytes;
+  }
+
+  /**
+   * Corks the TCP socket until the end of this turn of the event loop, or until CORK_FLUSH_BYTES
+   * gathered: the frames of a turn (a burst of prop changes, a batch of statuses) leave in one
+   * system call instead of one each, which was a fifth of a saturated server's time
+   * (docs/performance.md, "Where the time goes").
+   */
+  private cork(): void {
+    if (this.tcp) return;
+    const tcp = tcpOf(this.socket);
+    if (!tcp) return;
+    tcp.cork();
+    this.tcp = tcp;
+    if (!corked.size) setImmediate(uncorkAll);
+    corked.add(this);
+  }
+
+  /** Sends what this turn's frames gathered. */
+  uncork(): void {
+    if (!this.tcp) return;
+    const tcp = this.tcp;
+    this.tcp = null;
+    this.turnBytes = 0;
+    tcp.uncork();
   }
 
   private drain(): void {

@@ -119,4 +119,21 @@ describe('a console that stops reading', () => {
     expect(slowLines).toBeLessThan(total / 2);
     fast.close();
   });
+
+  it('a reading console gets every event of a 1.6 MB burst published in one turn: frames corked for the turn do not count as falling behind', { timeout: 30_000 }, async () => {
+    const { hardwareId } = await createHardwareRow(server);
+    const reader = await subscribedConsole(hardwareId);
+    const seen: number[] = [];
+    reader.ws.on('message', (raw) => {
+      const message = JSON.parse(raw.toString()) as { type: string; value?: string };
+      if (message.type === 'hardware.propChanged') seen.push(Number(message.value!.split(' ')[0]));
+    });
+    // 3,000 changes of 50 props in one synchronous loop: past the 1 MiB a slow console may have
+    // waiting, all written in this turn. Had they counted as waiting, most would be merged.
+    const total = 3000;
+    for (let n = 0; n < total; n += 1) server.deps.hub.publish('hardware', hardwareId, propChanged(hardwareId, n, n % 50));
+    await waitUntil(() => seen.length === total, 'every event of the burst', 20_000);
+    expect(seen).toEqual([...Array(total).keys()]);
+    reader.close();
+  });
 });

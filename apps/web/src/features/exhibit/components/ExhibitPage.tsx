@@ -17,6 +17,7 @@ import { useExhibitsBySites } from '../../../lib/api/list-exhibits-by-sites';
 import { useUpdateExhibit } from '../../../lib/api/update-exhibit';
 import { paths } from '../../../lib/paths';
 import { useRealtimeSubscription } from '../../../lib/realtime-context';
+import { useSameIds } from '../../../lib/useKeptOrder';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useLoadFailureRedirect } from '../../../lib/use-load-failure-redirect';
 import { useParentCrumbs } from '../../../lib/use-parent-crumbs';
@@ -71,7 +72,8 @@ function ExhibitScreen() {
   });
   const siteExhibits = useExhibitsBySites(siteId ? [siteId] : []);
   const siteList = useMemo(() => siteExhibits.data?.exhibits ?? [], [siteExhibits.data]);
-  useRealtimeSubscription([exhibitId, ...siteList.map((e) => e.id)]);
+  const siteIds = useSameIds(siteList);
+  useRealtimeSubscription(useMemo(() => [exhibitId, ...siteIds], [exhibitId, siteIds]));
   useExhibitLiveManifest(exhibitId);
   useExhibitLiveSchedules(exhibitId);
   useExhibitLiveUsers(exhibitId);

@@ -10,8 +10,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { startSimulatedBoard, type SimulatedBoard } from '@plinth/hardware-sim';
-import { SESSION_COOKIE } from '@plinth/shared';
+import { DEFAULT_HEARTBEAT_MS, SESSION_COOKIE } from '@plinth/shared';
 import { createApiClient, type ApiClient } from './lib/api-client.js';
+import { createBoardTokens, fleetTotals, startFleets, stopFleets, tellFleet } from './lib/board-fleets.js';
 import { isFromSource, positiveNumber, readFlags, wholeNumber } from './lib/options.js';
 import { checkServerBuild, ROOT, startBenchServer, type BenchServer } from './lib/plinth-server.js';
 import { quantile } from './lib/stats.js';
@@ -32,7 +33,9 @@ type Options = {
   busyS: number;
   memoryRate: number;
   memoryS: number;
-  /** Which measurements to make: home, lists, board, memory. */
+  /** How long the site's hardware list is measured while every board heartbeats (s). */
+  heartbeatS: number;
+  /** Which measurements to make: home, lists, heartbeat, board, memory. */
   parts: Set<string>;
   /** Where to write a CPU profile of the board page while driven (.cpuprofile), if anywhere. */
   cpuProfile: string | null;
@@ -52,6 +55,7 @@ function readOptions(): Options {
     busy: { type: 'string' },
     'memory-rate': { type: 'string' },
     memory: { type: 'string' },
+    'heartbeat-seconds': { type: 'string' },
     parts: { type: 'string' },
     'cpu-profile': { type: 'string' },
   });
@@ -66,7 +70,8 @@ function readOptions(): Options {
     busyS: positiveNumber(values.busy, env.BENCH_BUSY, 20, 'busy'),
     memoryRate: wholeNumber(values['memory-rate'], env.BENCH_MEMORY_RATE, 100, 'memory-rate'),
     memoryS: positiveNumber(values.memory, env.BENCH_MEMORY, 120, 'memory'),
-    parts: new Set(String(typeof values.parts === 'string' ? values.parts : (env.BENCH_PARTS ?? 'home,lists,board,memory')).split(',')),
+    heartbeatS: positiveNumber(values['heartbeat-seconds'], env.BENCH_HEARTBEAT_SECONDS, 20, 'heartbeat-seconds'),
+    parts: new Set(String(typeof values.parts === 'string' ? values.parts : (env.BENCH_PARTS ?? 'home,lists,heartbeat,board,memory')).split(',')),
     cpuProfile: typeof values['cpu-profile'] === 'string' ? path.resolve(values['cpu-profile']) : null,
     fromSource: isFromSource(values),
   };
@@ -349,6 +354,125 @@ async function measureMemory(context: BrowserContext, board: { page: string; boa
   ];
 }
 
+/** Waits until `check` holds, polling every 200 ms; throws with `what` after `timeoutMs`. */
+async function until(check: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * The site's hardware list while every board of the site is connected and heartbeats every 16 s
+ * (DEFAULT_HEARTBEAT_MS: 625 heartbeats a second for 10,000 boards), from board-fleet processes
+ * (bench/hardware-fleet.ts, the simulator library). Main-thread busy and long tasks over
+ * `heartbeatS`; lag: the first card's board (run in this process) goes offline and online every
+ * 1.5 s, and the time from each change to its badge changing is measured in the page.
+ */
+async function measureHeartbeat(context: BrowserContext, server: BenchServer, venue: { organizationId: string; siteId: string }, options: Options): Promise<Figure[]> {
+  const fleetBoards = await withClient(server, async (client) => {
+    const { rows } = await client.query<{ id: string }>('select id from hardware where site_id = $1 order by name', [venue.siteId]);
+    return createBoardTokens(
+      client,
+      rows.map((row) => row.id),
+    );
+  });
+  // The first card (boards are listed by name): this process drives its presence.
+  const [probe, ...rest] = fleetBoards;
+  if (!probe) throw new Error('the site has no boards');
+  const api = createApiClient(server.url, server.adminCookie);
+  const { mqttPort } = await api<{ mqttPort: number }>('GET', '/config');
+  const url = `mqtt://127.0.0.1:${mqttPort}`;
+  const fleets = startFleets(Math.max(1, Math.ceil(rest.length / 5000)));
+  const page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(`${server.url}/organization/${venue.organizationId}/site/${venue.siteId}/hardware`, { waitUntil: 'commit' });
+    await page.getByTestId('hardware-card').first().waitFor({ timeout: 60_000 });
+    const connectFrom = Date.now();
+    const share = Math.ceil(rest.length / fleets.length);
+    fleets.forEach((fleet, i) =>
+      tellFleet(fleet, {
+        type: 'connect',
+        url,
+        boards: rest.slice(i * share, (i + 1) * share),
+        // Spread over one heartbeat interval, so that the heartbeats arrive evenly.
+        perSecond: rest.length / (DEFAULT_HEARTBEAT_MS / 1000) / fleets.length,
+        inFlight: Math.max(10, Math.round(200 / fleets.length)),
+        heartbeatMs: DEFAULT_HEARTBEAT_MS,
+      }),
+    );
+    let board = await startSimulatedBoard({ url, hardwareId: probe.id, token: probe.token, heartbeatMs: DEFAULT_HEARTBEAT_MS });
+    await until(() => fleetTotals(fleets).ready + fleetTotals(fleets).failed >= rest.length, 'the boards to connect', DEFAULT_HEARTBEAT_MS * 4);
+    const connected = fleetTotals(fleets);
+    log(`heartbeat: ${connected.ready + 1} boards connected in ${((Date.now() - connectFrom) / 1000).toFixed(1)} s (${connected.failed} failed)`);
+    // Every board has heartbeated at least once before the window opens.
+    await sleep(DEFAULT_HEARTBEAT_MS / 2);
+    // A string: tsx would wrap the named helpers in a function the page does not have.
+    await page.evaluate(`(() => {
+      const card = document.querySelector('[data-testid="hardware-card"]');
+      const seen = [];
+      window.__presence = seen;
+      const online = () => !(card.textContent || '').includes('Offline');
+      let last = online();
+      new MutationObserver(() => {
+        if (online() === last) return;
+        last = online();
+        seen.push([last, performance.timeOrigin + performance.now()]);
+      }).observe(card, { characterData: true, childList: true, subtree: true });
+    })()`);
+    await page.evaluate('window.__frames = { count: 0 }; (function tick() { window.__frames.count += 1; requestAnimationFrame(tick); })()');
+    const windowFrom = await page.evaluate(() => performance.now());
+    const before = await metrics(cdp);
+    const wallFrom = Date.now();
+    const changes: [boolean, number][] = [];
+    while (Date.now() - wallFrom < options.heartbeatS * 1000) {
+      await sleep(1500);
+      if (board.connected) {
+        changes.push([false, Date.now()]);
+        await board.stop();
+      } else {
+        changes.push([true, Date.now()]);
+        board = await startSimulatedBoard({ url, hardwareId: probe.id, token: probe.token, heartbeatMs: DEFAULT_HEARTBEAT_MS });
+      }
+    }
+    const after = await metrics(cdp);
+    const wall = (Date.now() - wallFrom) / 1000;
+    await sleep(1000);
+    const seen = await page.evaluate(() => (window as unknown as { __presence: [boolean, number][] }).__presence);
+    const frames = await page.evaluate(() => (window as unknown as { __frames: { count: number } }).__frames.count);
+    const longTasks = (await readBench(page)).longTasks.filter((t) => t.start >= windowFrom);
+    await board.stop();
+    // Each change is matched with the first badge change to the same state after it.
+    const lags = changes
+      .map(([online, at]) => {
+        const shown = seen.find(([state, time]) => state === online && time >= at);
+        return shown ? shown[1] - at : null;
+      })
+      .filter((lag): lag is number => lag !== null)
+      .sort((a, b) => a - b);
+    const busy = (after.TaskDuration! - before.TaskDuration!) / wall;
+    const scripting = (after.ScriptDuration! - before.ScriptDuration!) / wall;
+    const worst = maxOf(lags);
+    const longest = maxOf(longTasks.map((t) => t.duration));
+    const label = `hardware list (${fleetBoards.length}) while every board heartbeats (${((fleetBoards.length * 1000) / DEFAULT_HEARTBEAT_MS).toFixed(0)} a second)`;
+    return [
+      { label: `${label}: main thread busy (${options.heartbeatS} s)`, value: `${(busy * 100).toFixed(1)}% (scripts ${(scripting * 100).toFixed(1)}%)`, target: '< 50%', ok: busy < TARGETS.busy },
+      { label: `${label}: frames drawn, longest task`, value: `${(frames / (wall + 1)).toFixed(0)} a second, ${ms(longest)} (${longTasks.length} long tasks)` },
+      {
+        label: `${label}: presence shown after p50 / max (${lags.length} of ${changes.length} changes seen)`,
+        value: `${ms(quantile(lags, 0.5))} / ${ms(worst)}`,
+        ...verdict(lags.length === changes.length ? worst : Infinity, TARGETS.lagMs),
+      },
+    ];
+  } finally {
+    await page.close();
+    await stopFleets(fleets);
+  }
+}
+
 async function startBoard(api: ApiClient, venue: { organizationId: string; siteId: string }, server: BenchServer): Promise<{ page: string; board: SimulatedBoard }> {
   const hardware = await api<{ id: string }>('POST', '/hardware-mgmt/hardware', { name: 'Driven board', siteId: venue.siteId });
   const { token } = await api<{ token: string }>('POST', '/auth/hardware', { name: 'bench', hardwareId: hardware.id });
@@ -387,6 +511,7 @@ async function main(): Promise<void> {
       figures.push(...(await measureList(context, { url: `${site}/hardware`, label: `hardware list (${options.boards})`, cardTestId: 'hardware-card', search: 'Search for hardware' })));
       figures.push(...(await measureList(context, { url: `${site}/exhibits`, label: `exhibits list (${options.siteExhibits})`, cardTestId: 'exhibit-card', search: 'Search for an exhibit' })));
     }
+    if (options.parts.has('heartbeat')) figures.push(...(await measureHeartbeat(context, server, venue, options)));
 
     const driven = await startBoard(api, venue, server);
     board = driven.board;

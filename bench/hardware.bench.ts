@@ -5,22 +5,22 @@
 // and a bare aedes broker's latency at the same rate. Plinth's throughput against the bare broker
 // is measured by bench/saturation.bench.ts. Run through `npm run bench` (see docs/performance.md):
 //   npm run bench -- hardware --boards 200 --duration 20
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { hardwareTopic } from '@plinth/shared';
-import { hashSecret, newSecret } from '../apps/server/src/lib/crypto.js';
 import { createApiClient } from './lib/api-client.js';
 import { openSubscribedConsole } from './lib/console-socket.js';
-import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
+import { databasePids, onlineCount } from './lib/load-processes.js';
 import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, startCpuWindow } from './lib/proc-stats.js';
 import { mib, quantile } from './lib/stats.js';
-import { BENCH_PROP, type FleetBoard, type FromFleet, type ToFleet } from './hardware-protocol.js';
+import { BENCH_PROP, type FleetBoard } from './hardware-protocol.js';
+import { createBoardTokens, fleetTotals, startFleets, stopFleets, tellFleet, type Fleet } from './lib/board-fleets.js';
 
 const TARGETS = { boards: 10_000, p99Ms: 100, rate: 1000, bytesPerBoard: 30 * 1024 };
 
@@ -93,12 +93,10 @@ async function createBoards(server: BenchServer, count: number): Promise<FleetBo
       'insert into hardware (site_id, name) select $1::uuid, n from unnest($2::text[]) with ordinality as t(n, i) order by i returning id',
       [site.id, names],
     );
-    const boards = rows.map((row) => ({ id: row.id, token: newSecret() }));
-    await client.query(
-      "insert into hardware_tokens (hardware_id, name, token_hash) select * from unnest($1::uuid[], array_fill('benchmark'::text, array[$3::int]), $2::text[])",
-      [boards.map((b) => b.id), boards.map((b) => hashSecret(b.token)), count],
+    return await createBoardTokens(
+      client,
+      rows.map((row) => row.id),
     );
-    return boards;
   } finally {
     await client.end();
   }
@@ -139,51 +137,6 @@ async function openConsoleSocket(server: BenchServer, boards: FleetBoard[]): Pro
   });
   result.close = () => socket.close();
   return result;
-}
-
-type Fleet = {
-  child: ChildProcess;
-  last: Extract<FromFleet, { type: 'progress' }> | null;
-  sent: Extract<FromFleet, { type: 'sent' }> | null;
-};
-
-function startFleets(count: number): Fleet[] {
-  return Array.from({ length: count }, () => {
-    const child = fork(path.join(ROOT, 'bench/hardware-fleet.ts'), [], {
-      execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const fleet: Fleet = { child, last: null, sent: null };
-    child.on('message', (message: FromFleet) => {
-      if (message.type === 'progress') fleet.last = message;
-      if (message.type === 'sent') fleet.sent = message;
-    });
-    return fleet;
-  });
-}
-
-function tell(fleet: Fleet, message: ToFleet): void {
-  if (fleet.child.connected) fleet.child.send(message);
-}
-
-function totals(fleets: Fleet[]) {
-  const sum = (pick: (g: NonNullable<Fleet['last']>) => number) => fleets.reduce((n, g) => n + (g.last ? pick(g.last) : 0), 0);
-  return {
-    ready: sum((g) => g.ready),
-    failed: sum((g) => g.failed),
-    connected: sum((g) => g.connected),
-    disconnects: sum((g) => g.disconnects),
-    reconnects: sum((g) => g.reconnects),
-    errors: [...new Set(fleets.flatMap((g) => g.last?.errors ?? []))],
-  };
-}
-
-function stopFleets(fleets: Fleet[]): Promise<void> {
-  return stopLoadProcesses(
-    fleets.map((f) => f.child),
-    { type: 'close' } satisfies ToFleet,
-    30_000,
-  );
 }
 
 type Baseline = { ratePerSecond: number; latenciesMs: number[]; sent: number; received: number };
@@ -293,7 +246,7 @@ async function main(): Promise<void> {
     started = performance.now();
     const mqttUrl = `mqtt://127.0.0.1:${await mqttPortOf(server)}`;
     fleets.forEach((fleet, g) =>
-      tell(fleet, {
+      tellFleet(fleet, {
         type: 'connect',
         url: mqttUrl,
         boards: boards.filter((_, i) => i % fleets.length === g),
@@ -306,7 +259,7 @@ async function main(): Promise<void> {
     let lastLine = 0;
     for (;;) {
       await sleep(500);
-      const t = totals(fleets);
+      const t = fleetTotals(fleets);
       if (Date.now() - lastLine > 5000) {
         lastLine = Date.now();
         log(`connecting: ${t.ready} ready, ${t.failed} failed, console saw ${consoleSocket.counts.online} online`);
@@ -316,7 +269,7 @@ async function main(): Promise<void> {
     }
     const rampS = (performance.now() - started) / 1000;
     const ramp = rampCpu.stop();
-    const afterRamp = totals(fleets);
+    const afterRamp = fleetTotals(fleets);
     if (afterRamp.failed) log(`${afterRamp.failed} boards failed: ${afterRamp.errors.join('; ')}`);
     // The server works through its backlog (announces, heartbeats) before memory is read.
     for (let i = 0; i < 120 && (await onlineCount(server, 'hardware')) < afterRamp.ready; i++) await sleep(500);
@@ -328,12 +281,12 @@ async function main(): Promise<void> {
 
     // Steady state: the open-loop prop stream over the heartbeats.
     consoleSocket.latenciesMs.length = 0;
-    const disconnectsBefore = totals(fleets).disconnects;
+    const disconnectsBefore = fleetTotals(fleets).disconnects;
     const statusesBefore = consoleSocket.counts.statuses;
     const durationMs = options.durationS * 1000;
     const startAt = Date.now() + 1000;
     for (const fleet of fleets) {
-      tell(fleet, { type: 'props', startAt, durationMs, perSecond: options.ratePerSecond / fleets.length });
+      tellFleet(fleet, { type: 'props', startAt, durationMs, perSecond: options.ratePerSecond / fleets.length });
     }
     await sleep(startAt - Date.now());
     const dbPids = await databasePids(server);
@@ -358,7 +311,7 @@ async function main(): Promise<void> {
     const latencies = [...consoleSocket.latenciesMs].sort((a, b) => a - b);
     const rssEnd = await steadyRss(server.pid);
     const heldAtEnd = await onlineCount(server, 'hardware');
-    const end = totals(fleets);
+    const end = fleetTotals(fleets);
     log(`steady state done: ${latencies.length} of ${sent} prop changes seen, p99 ${ms(quantile(latencies, 0.99))}`);
 
     consoleSocket.close();

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Exhibit, Hardware, ServerMessage } from '@plinth/shared';
+import { forgetHardwareStatuses, recordHardwareStatuses, type HardwareStatus } from './hardware-live-status';
 import { queryKeys } from './query-keys';
 
 type ExhibitPatch = Partial<Pick<Exhibit, 'online' | 'opMode' | 'op_mode' | 'lastOnlineChange'>>;
@@ -68,10 +69,6 @@ function hardwarePatchOf(message: ServerMessage): { id: string; patch: HardwareP
       return { id: message.hardwareId, patch: { online: message.online } };
     case 'hardware.debugChanged':
       return { id: message.hardwareId, patch: { controlDebug: message.controlDebug } };
-    case 'hardware.statusChanged': {
-      const { voltage, temp, exhibitState, uptime, exhibitIP, updatedAt } = message;
-      return { id: message.hardwareId, patch: { voltage, temp, exhibitState, uptime, exhibitIP, updatedAt } };
-    }
     default:
       return null;
   }
@@ -79,13 +76,22 @@ function hardwarePatchOf(message: ServerMessage): { id: string; patch: HardwareP
 
 /**
  * Live events update every cached list and record they touch (spec section 4). A batch (the
- * events of one animation frame: hundreds of heartbeats on a site of 10,000 boards) is written
- * with one pass over each cached list, later events of a unit over earlier ones (issue 17).
+ * events of one animation frame) is written with one pass over each cached list, later events of
+ * a unit over earlier ones. Heartbeats (`hardware.statusChanged`, 625 a second on a site of 10,000
+ * boards) are written to the hardware's own record and to the heartbeat store that list cards
+ * read (hardware-live-status.ts), not into the lists: copying a list of 10,000 at every frame was
+ * the cost (issue 17).
  */
 export function applyToCache(queryClient: QueryClient, messages: ServerMessage | ServerMessage[]): void {
   const exhibitPatches = new Map<string, ExhibitPatch>();
   const hardwarePatches = new Map<string, HardwarePatch>();
+  const heartbeats = new Map<string, HardwareStatus>();
   for (const message of Array.isArray(messages) ? messages : [messages]) {
+    if (message.type === 'hardware.statusChanged') {
+      const { voltage, temp, exhibitState, uptime, exhibitIP, updatedAt } = message;
+      heartbeats.set(message.hardwareId, { voltage, temp, exhibitState, uptime, exhibitIP, updatedAt });
+      continue;
+    }
     const exhibit = exhibitPatchOf(message);
     if (exhibit) {
       exhibitPatches.set(exhibit.id, { ...exhibitPatches.get(exhibit.id), ...exhibit.patch });
@@ -105,6 +111,10 @@ export function applyToCache(queryClient: QueryClient, messages: ServerMessage |
   }
   if (exhibitPatches.size) patchExhibits(queryClient, exhibitPatches);
   if (hardwarePatches.size) patchHardware(queryClient, hardwarePatches);
+  if (heartbeats.size) {
+    for (const [id, status] of heartbeats) queryClient.setQueryData<Hardware>(queryKeys.hardware(id), (data) => (data ? { ...data, ...status } : data));
+    recordHardwareStatuses(heartbeats);
+  }
 }
 
 /**
@@ -112,6 +122,7 @@ export function applyToCache(queryClient: QueryClient, messages: ServerMessage |
  * server's link to the other nodes returned): every cached read is read again.
  */
 export function rereadAfterMissedEvents(queryClient: QueryClient): void {
+  forgetHardwareStatuses();
   void queryClient.invalidateQueries();
 }
 

@@ -1,9 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { ClientMessageSchema, CONSOLE_CLOSE, SOCKET_MAX_MESSAGE_BYTES, type ClientMessage, type Exhibit, type Hardware } from '@plinth/shared';
 import { queryKeys } from './query-keys';
 import { RealtimeClient } from './realtime';
+import { useHardwareWithStatus } from './hardware-live-status';
 import { applyToCache } from './realtime-cache';
 
 /** A real socket server on a free port, with the Plinth server's frame limit; the console's client connects to it. */
@@ -171,28 +173,34 @@ describe('applyToCache', () => {
     expect(isStale('other')).toBe(true);
   });
 
-  it('writes a batch of heartbeats to a list of 1,000 boards in one pass, the later heartbeat of a board winning', () => {
+  it('writes a batch of presence changes to a list of 1,000 boards in one pass; heartbeats go to the record and the heartbeat store, not the list', () => {
     const queryClient = new QueryClient();
-    const board = (n: number) => ({ id: `hw-${n}`, name: `Board ${n}`, online: true, voltage: 5, temp: 20 }) as unknown as Hardware;
+    const board = (n: number) => ({ id: `hw-${n}`, name: `Board ${n}`, online: true, voltage: 5, temp: 20, updatedAt: '2026-11-26T00:00:00.000Z' }) as unknown as Hardware;
     const listKey = queryKeys.hardwareBySite('s1');
-    queryClient.setQueryData(listKey, { hardware: Array.from({ length: 1000 }, (_, n) => board(n)) });
+    const listed = Array.from({ length: 1000 }, (_, n) => board(n));
+    queryClient.setQueryData(listKey, { hardware: listed });
     queryClient.setQueryData(queryKeys.hardware('hw-7'), board(7));
     let listWrites = 0;
     queryClient.getQueryCache().subscribe((event) => {
       if (event.type === 'updated' && event.action.type === 'success' && event.query.queryHash === JSON.stringify(listKey)) listWrites += 1;
     });
     const beat = (n: number, voltage: number) =>
-      ({ type: 'hardware.statusChanged', hardwareId: `hw-${n}`, voltage, temp: 21, exhibitState: null, uptime: 1, exhibitIP: null, updatedAt: '2026-11-26T00:00:00.000Z' }) as const;
-    const batch = [...Array.from({ length: 1000 }, (_, n) => beat(n, 4)), beat(7, 3.3), { type: 'hardware.presenceChanged', hardwareId: 'hw-9', online: false } as const];
+      ({ type: 'hardware.statusChanged', hardwareId: `hw-${n}`, voltage, temp: 21, exhibitState: null, uptime: 1, exhibitIP: null, updatedAt: '2026-11-26T00:00:01.000Z' }) as const;
+    const presence = (n: number, online: boolean) => ({ type: 'hardware.presenceChanged', hardwareId: `hw-${n}`, online }) as const;
+    const batch = [...Array.from({ length: 1000 }, (_, n) => beat(n, 4)), beat(7, 3.3), ...Array.from({ length: 500 }, (_, n) => presence(n, false)), presence(9, true)];
+    const card = renderHook(() => useHardwareWithStatus(listed[7]!));
 
-    applyToCache(queryClient, batch);
+    act(() => applyToCache(queryClient, batch));
 
     const list = queryClient.getQueryData<{ hardware: Hardware[] }>(listKey)!.hardware;
     expect(listWrites).toBe(1);
-    expect(list.filter((h) => h.voltage === 4)).toHaveLength(999);
-    expect(list[7]).toMatchObject({ voltage: 3.3, temp: 21 });
-    expect(list[9]).toMatchObject({ voltage: 4, online: false });
+    expect(list.filter((h) => !h.online)).toHaveLength(499);
+    expect(list[9]!.online).toBe(true);
+    // The list keeps what it was read with; the record and a card reading the store show the newest heartbeat.
+    expect(list[7]!.voltage).toBe(5);
     expect(queryClient.getQueryData<Hardware>(queryKeys.hardware('hw-7'))).toMatchObject({ voltage: 3.3, name: 'Board 7' });
+    expect(card.result.current).toMatchObject({ voltage: 3.3, temp: 21, name: 'Board 7' });
+    card.unmount();
   });
 
   it('leaves a list untouched by a batch about other units', () => {

@@ -18,12 +18,15 @@ import { schemaResolver } from '../../../lib/schema-resolver';
 import { useExhibitHardware } from '../api/list-exhibit-hardware';
 import { useUpdateHardwareConnections } from '../api/update-hardware-connections';
 import { ConnectHardwareDialog } from './ConnectHardwareDialog';
+import { useHardwareWithStatus } from '../../../lib/hardware-live-status';
 
 /** The MQTT address field, checked as the server checks it (its message shows as it is typed). */
 const MqttFormSchema = z.object({ mqttPath: MqttPath });
 
 /** A connected hardware unit: name, online indicator, last update; opens the hardware overview. */
-function ConnectedHardwareCard({ hardware }: { hardware: Hardware }) {
+function ConnectedHardwareCard({ hardware: read }: { hardware: Hardware }) {
+  // The list's record with the board's newest heartbeat (updatedAt).
+  const hardware = useHardwareWithStatus(read);
   const to = paths.hardware(hardware.organizationId, hardware.siteId, hardware.id, 'overview');
   return (
     <Card withBorder padding="md" data-testid="connected-hardware">

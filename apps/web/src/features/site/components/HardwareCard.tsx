@@ -5,12 +5,15 @@ import { parseRole, type Hardware } from '@plinth/shared';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { formatDate } from '../../../lib/format-date';
 import { paths } from '../../../lib/paths';
+import { useHardwareWithStatus } from '../../../lib/hardware-live-status';
 
 /**
  * A site's hardware: name, exhibit link, online, site, organization, last update. Opens the hardware
  * overview, unless the caller has no role on it.
  */
-function HardwareCardView({ hardware }: { hardware: Hardware }) {
+function HardwareCardView({ hardware: read }: { hardware: Hardware }) {
+  // The list's record with the board's newest heartbeat (updatedAt).
+  const hardware = useHardwareWithStatus(read);
   const navigate = useNavigate();
   const clickable = parseRole(hardware.role) !== null;
   const to = paths.hardware(hardware.organizationId, hardware.siteId, hardware.id, 'overview');

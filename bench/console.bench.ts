@@ -405,7 +405,8 @@ async function measureHeartbeat(context: BrowserContext, server: BenchServer, ve
       }),
     );
     let board = await startSimulatedBoard({ url, hardwareId: probe.id, token: probe.token, heartbeatMs: DEFAULT_HEARTBEAT_MS });
-    await until(() => fleetTotals(fleets).ready + fleetTotals(fleets).failed >= rest.length, 'the boards to connect', DEFAULT_HEARTBEAT_MS * 4);
+    const progress = setInterval(() => log(`heartbeat: ${fleetTotals(fleets).ready} of ${rest.length} boards connected`), 10_000);
+    await until(() => fleetTotals(fleets).ready + fleetTotals(fleets).failed >= rest.length, 'the boards to connect', 300_000).finally(() => clearInterval(progress));
     const connected = fleetTotals(fleets);
     log(`heartbeat: ${connected.ready + 1} boards connected in ${((Date.now() - connectFrom) / 1000).toFixed(1)} s (${connected.failed} failed)`);
     // Every board has heartbeated at least once before the window opens.

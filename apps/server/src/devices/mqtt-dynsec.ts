@@ -29,7 +29,15 @@ export type DynsecProvisioner = {
   deleteBoard: (hardwareId: string) => Promise<void>;
 };
 
-export async function createDynsecProvisioner(client: mqtt.MqttClient, timeoutMs = 5000): Promise<DynsecProvisioner> {
+/**
+ * How long a dynamic-security request may wait for Mosquitto's answer. Mosquitto rewrites its
+ * whole dynamic-security file after each change, so with a thousand boards provisioned and a busy
+ * machine one request can wait several seconds behind the ones before it (a fault test creating
+ * 1,000 tokens, 20 at a time, saw 5 s pass).
+ */
+export const DYNSEC_TIMEOUT_MS = 15_000;
+
+export async function createDynsecProvisioner(client: mqtt.MqttClient, timeoutMs = DYNSEC_TIMEOUT_MS): Promise<DynsecProvisioner> {
   const waiting = new Map<string, (responses: DynsecResponse[]) => void>();
   client.on('message', (topic, payload) => {
     if (topic !== RESPONSE_TOPIC) return;

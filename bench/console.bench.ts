@@ -232,6 +232,19 @@ async function metrics(cdp: CDPSession): Promise<Metrics> {
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
 }
 
+/** Share of `wall` seconds the page's main thread ran tasks, and scripts, between two metric reads. */
+function mainThreadShares(before: Metrics, after: Metrics, wall: number): { busy: number; scripting: number } {
+  return { busy: (after.TaskDuration! - before.TaskDuration!) / wall, scripting: (after.ScriptDuration! - before.ScriptDuration!) / wall };
+}
+
+/** Counts the page's animation frames from now on (read with framesCounted). */
+async function countFrames(page: Page): Promise<void> {
+  // A string: tsx would wrap a named function in a helper the page does not have.
+  await page.evaluate('window.__frames = { count: 0 }; (function tick() { window.__frames.count += 1; requestAnimationFrame(tick); })()');
+}
+
+const framesCounted = (page: Page) => page.evaluate(() => (window as unknown as { __frames: { count: number } }).__frames.count);
+
 /** Sends `rate` changes a second of the driven prop (its value is a counter) until stopped; remembers when each left. */
 function drive(board: SimulatedBoard, rate: number, sentAt: Map<number, number>, start: number): () => void {
   let next = start;
@@ -258,8 +271,7 @@ async function watchValue(page: Page): Promise<void> {
       subtree: true,
     });
   }, DRIVEN.testId);
-  // A string: tsx would wrap a named function in a helper the page does not have.
-  await page.evaluate('window.__frames = { count: 0 }; (function tick() { window.__frames.count += 1; requestAnimationFrame(tick); })()');
+  await countFrames(page);
 }
 
 /** The board page while the board sends `rate` prop changes a second: main-thread busy fraction and how far behind the shown value is. */
@@ -294,7 +306,7 @@ async function measureBoardPage(context: BrowserContext, board: { page: string; 
   const wall = (Date.now() - wallFrom) / 1000;
   await sleep(1000);
   const seen = await page.evaluate(() => (window as unknown as { __seen: [string, number][] }).__seen);
-  const frames = await page.evaluate(() => (window as unknown as { __frames: { count: number } }).__frames.count);
+  const frames = await framesCounted(page);
   const longTasks = (await readBench(page)).longTasks.filter((t) => t.start >= driveFrom);
   await page.close();
   const lags = seen
@@ -304,8 +316,7 @@ async function measureBoardPage(context: BrowserContext, board: { page: string; 
     })
     .filter((lag): lag is number => lag !== null)
     .sort((a, b) => a - b);
-  const busy = (after.TaskDuration! - before.TaskDuration!) / wall;
-  const scripting = (after.ScriptDuration! - before.ScriptDuration!) / wall;
+  const { busy, scripting } = mainThreadShares(before, after, wall);
   const worst = maxOf(lags);
   // How long the page went without showing a newer value: the value on screen is that far behind too.
   const shownAt = [wallFrom, ...seen.map(([, at]) => at)];
@@ -424,7 +435,7 @@ async function measureHeartbeat(context: BrowserContext, server: BenchServer, ve
         seen.push([last, performance.timeOrigin + performance.now()]);
       }).observe(card, { characterData: true, childList: true, subtree: true });
     })()`);
-    await page.evaluate('window.__frames = { count: 0 }; (function tick() { window.__frames.count += 1; requestAnimationFrame(tick); })()');
+    await countFrames(page);
     const windowFrom = await page.evaluate(() => performance.now());
     const before = await metrics(cdp);
     const wallFrom = Date.now();
@@ -443,7 +454,7 @@ async function measureHeartbeat(context: BrowserContext, server: BenchServer, ve
     const wall = (Date.now() - wallFrom) / 1000;
     await sleep(1000);
     const seen = await page.evaluate(() => (window as unknown as { __presence: [boolean, number][] }).__presence);
-    const frames = await page.evaluate(() => (window as unknown as { __frames: { count: number } }).__frames.count);
+    const frames = await framesCounted(page);
     const longTasks = (await readBench(page)).longTasks.filter((t) => t.start >= windowFrom);
     await board.stop();
     // Each change is matched with the first badge change to the same state after it.
@@ -454,8 +465,7 @@ async function measureHeartbeat(context: BrowserContext, server: BenchServer, ve
       })
       .filter((lag): lag is number => lag !== null)
       .sort((a, b) => a - b);
-    const busy = (after.TaskDuration! - before.TaskDuration!) / wall;
-    const scripting = (after.ScriptDuration! - before.ScriptDuration!) / wall;
+    const { busy, scripting } = mainThreadShares(before, after, wall);
     const worst = maxOf(lags);
     const longest = maxOf(longTasks.map((t) => t.duration));
     const label = `hardware list (${fleetBoards.length}) while every board heartbeats (${((fleetBoards.length * 1000) / DEFAULT_HEARTBEAT_MS).toFixed(0)} a second)`;

@@ -8,6 +8,9 @@ import { freePort } from './free-port.js';
 /** Where Debian puts Mosquitto's dynamic-security plugin. */
 export const DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
 
+/** Messages Mosquitto may queue for one client (the Plinth server): about a minute of 10,000 boards heartbeating with 1,000 prop changes a second. */
+export const MAX_QUEUED_MESSAGES = 100_000;
+
 /**
  * The Mosquitto configuration Plinth expects of an external broker: no anonymous clients, the
  * dynamic-security plugin (Plinth provisions board credentials into it), no persistence needed.
@@ -18,6 +21,10 @@ export function mosquittoConfig(options: { port: number; host: string; dynsecFil
     `listener ${options.port} ${options.host}`,
     'allow_anonymous false',
     'persistence false',
+    // The Plinth server is one client receiving every board's messages: Mosquitto's default queue of
+    // 1,000 QoS 1 messages per client overflows in a second's pause of a busy server, and Mosquitto then
+    // drops board messages it has already acknowledged to the board.
+    `max_queued_messages ${MAX_QUEUED_MESSAGES}`,
     `plugin ${options.pluginPath ?? DYNSEC_PLUGIN}`,
     `plugin_opt_config_file ${options.dynsecFile}`,
     'log_dest stderr',

@@ -111,7 +111,11 @@ export class BoardPresence {
       return;
     }
     this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: windowMs ?? DEFAULT_WINDOW_MS });
-    await this.changeOnline(hardwareId, { online: true, reason: 'message' });
+    await this.changeOnline(hardwareId, { online: true, reason: 'message' }).catch((error: unknown) => {
+      // Not stored: the board's next message (or this one, tried again) brings it online.
+      this.lastSeen.delete(hardwareId);
+      throw error;
+    });
   }
 
   /**
@@ -121,7 +125,11 @@ export class BoardPresence {
   async connected(hardwareId: string, epoch?: number): Promise<void> {
     const known = this.lastSeen.get(hardwareId);
     this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: known?.windowMs ?? DEFAULT_WINDOW_MS });
-    await this.changeOnline(hardwareId, { online: true, reason: 'connect', epoch });
+    await this.changeOnline(hardwareId, { online: true, reason: 'connect', epoch }).catch((error: unknown) => {
+      // Not stored: the board's next message (or this one, tried again) brings it online.
+      this.lastSeen.delete(hardwareId);
+      throw error;
+    });
   }
 
   /** The board was deleted. */

@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Fault scenarios: a fleet under load through a broker, database or node failure. */
+const FAULT_SCENARIOS = 'apps/server/src/faults/**/*.test.ts';
+
 /** One Vitest run, several projects: shared contracts, the Node SDK, the server against real PostgreSQL, the tooling, the console. */
 export default defineConfig({
   test: {
@@ -23,11 +26,27 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
+          exclude: [FAULT_SCENARIOS],
           environment: 'node',
           globalSetup: ['apps/server/src/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+        },
+      },
+      {
+        test: {
+          // The fault scenarios (docs/reliability.md) time a recovery under a fleet's steady load:
+          // they run after every other project, one file at a time, with the machine to themselves.
+          name: 'server-faults',
+          include: [FAULT_SCENARIOS],
+          environment: 'node',
+          globalSetup: ['apps/server/src/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -94,7 +94,7 @@ describe('the simulated board reconnects by itself', () => {
     expect(events.filter((e) => e.kind === 'refused')).toHaveLength(1);
   });
 
-  it('keeps the command line running while the broker is away, and exits 1 with the reason when refused', { timeout: 60_000 }, async () => {
+  it('keeps the command line running while the broker is away, and exits 1 with the reason when refused', { timeout: 120_000 }, async () => {
     const port = await freePort();
     const run = (token: string) => {
       const child = spawn(process.execPath, [SIMULATOR_CLI, '--url', `mqtt://127.0.0.1:${port}`, '--id', HARDWARE_ID, '--token', token, '--heartbeat-ms', '500'], { stdio: ['ignore', 'pipe', 'pipe'] });

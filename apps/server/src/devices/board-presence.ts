@@ -110,12 +110,7 @@ export class BoardPresence {
       if (windowMs !== undefined) known.windowMs = windowMs;
       return;
     }
-    this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: windowMs ?? DEFAULT_WINDOW_MS });
-    await this.changeOnline(hardwareId, { online: true, reason: 'message' }).catch((error: unknown) => {
-      // Not stored: the board's next message (or this one, tried again) brings it online.
-      this.lastSeen.delete(hardwareId);
-      throw error;
-    });
+    await this.comeOnline(hardwareId, { at: Date.now(), windowMs: windowMs ?? DEFAULT_WINDOW_MS }, { reason: 'message' });
   }
 
   /**
@@ -124,12 +119,21 @@ export class BoardPresence {
    */
   async connected(hardwareId: string, epoch?: number): Promise<void> {
     const known = this.lastSeen.get(hardwareId);
-    this.lastSeen.set(hardwareId, { at: Date.now(), windowMs: known?.windowMs ?? DEFAULT_WINDOW_MS });
-    await this.changeOnline(hardwareId, { online: true, reason: 'connect', epoch }).catch((error: unknown) => {
-      // Not stored: the board's next message (or this one, tried again) brings it online.
+    await this.comeOnline(hardwareId, { at: Date.now(), windowMs: known?.windowMs ?? DEFAULT_WINDOW_MS }, { reason: 'connect', epoch });
+  }
+
+  /**
+   * Holds the board as heard and stores it online. When the write fails the board is not held,
+   * so that its next message (or this one, tried again by the queue) brings it online.
+   */
+  private async comeOnline(hardwareId: string, seen: Seen, change: { reason: ConnectionReason; epoch?: number }): Promise<void> {
+    this.lastSeen.set(hardwareId, seen);
+    try {
+      await this.changeOnline(hardwareId, { online: true, ...change });
+    } catch (error) {
       this.lastSeen.delete(hardwareId);
       throw error;
-    });
+    }
   }
 
   /** The board was deleted. */

@@ -497,15 +497,7 @@ async function measureHeartbeat(context: BrowserContext, server: BenchServer, ve
  */
 async function untilReady(server: BenchServer): Promise<void> {
   const from = Date.now();
-  for (;;) {
-    const ready = await fetch(`${server.url}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() - from > 180_000) throw new Error('the server was not ready 180 s after the boards left');
-    await sleep(500);
-  }
+  await server.untilReady(180_000);
   log(`the server was ready again ${((Date.now() - from) / 1000).toFixed(1)} s after the boards left`);
 }
 

@@ -37,6 +37,8 @@ export type BenchServer = {
   query: <T = Record<string, unknown>>(sql: string) => Promise<T[]>;
   /** The server's memory right after a full garbage collection (through bench/lib/memory-probe.mjs). */
   memory: () => Promise<NodeJS.MemoryUsage>;
+  /** Waits until the server answers `/readyz` with 200 (its database answers too); throws after `timeoutMs` or if it exits. */
+  untilReady: (timeoutMs: number) => Promise<void>;
   /** Last lines of the server's log (stdout and stderr). */
   logTail: (lines?: number) => string;
   /** Stops the server, drops the database and removes the data directory. */
@@ -228,6 +230,7 @@ export async function startBenchServer(options: {
       databaseUrl: db.url,
       dataDir,
       adminCookie,
+      untilReady: (timeoutMs) => waitForHttp(`${url}/readyz`, server, timeoutMs),
       query: async <T,>(sql: string) => {
         if (!db.url) throw new Error('the embedded PGlite database is open in the server process only; SQL from the benchmark needs --database postgres');
         const client = new pg.Client({ connectionString: db.url });

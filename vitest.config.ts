@@ -1,7 +1,16 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** Fault scenarios: a fleet under load through a broker, database or node failure. */
 const FAULT_SCENARIOS = 'apps/server/src/faults/**/*.test.ts';
+
+/** The server's tests, against real PostgreSQL (a migrated template database each file copies). */
+const SERVER: TestProjectInlineConfiguration['test'] = {
+  environment: 'node',
+  globalSetup: ['apps/server/src/test/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+};
 
 /** One Vitest run, several projects: shared contracts, the Node SDK, the server against real PostgreSQL, the tooling, the console. */
 export default defineConfig({
@@ -24,27 +33,19 @@ export default defineConfig({
       },
       {
         test: {
+          ...SERVER,
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           exclude: [FAULT_SCENARIOS],
-          environment: 'node',
-          globalSetup: ['apps/server/src/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
         },
       },
       {
         test: {
           // The fault scenarios (docs/reliability.md) time a recovery under a fleet's steady load:
           // they run after every other project, one file at a time, with the machine to themselves.
+          ...SERVER,
           name: 'server-faults',
           include: [FAULT_SCENARIOS],
-          environment: 'node',
-          globalSetup: ['apps/server/src/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },

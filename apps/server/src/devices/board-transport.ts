@@ -26,7 +26,7 @@ export type BoardTransport = {
   boardDeleted: (hardwareId: string) => Promise<void>;
   /**
    * Told when the link to an external broker is back after it was lost at `lostAt` (the broker
-   * restarted): what boards said before the link subscribed again reached no server.
+   * restarted), once it has subscribed again: what boards said before that reached no server.
    */
   onLinkBack: (listener: (lostAt: Date) => void) => void;
   close: () => Promise<void>;
@@ -42,16 +42,7 @@ export async function openBoardTransport(deps: AppDeps, onBoardGone: (hardwareId
 
 async function openExternal(url: string): Promise<BoardTransport> {
   const link = await connectMqttLink(url);
-  const dynsec = decodeURIComponent(new URL(url).username) ? await createDynsecProvisioner(link.client) : null;
-  const linkBack = new Set<(lostAt: Date) => void>();
-  let lostAt: Date | null = null;
-  link.client.on('close', () => (lostAt ??= new Date()));
-  link.client.on('connect', () => {
-    if (!lostAt) return;
-    const at = lostAt;
-    lostAt = null;
-    for (const listener of linkBack) listener(at);
-  });
+  const dynsec = decodeURIComponent(new URL(url).username) ? await createDynsecProvisioner(link) : null;
   return {
     link,
     mqttPort: null,
@@ -71,7 +62,7 @@ async function openExternal(url: string): Promise<BoardTransport> {
     boardDeleted: async (hardwareId) => {
       await dynsec?.deleteBoard(hardwareId);
     },
-    onLinkBack: (listener) => linkBack.add(listener),
+    onLinkBack: (listener) => link.onBack(listener),
     close: () => link.close(),
   };
 }

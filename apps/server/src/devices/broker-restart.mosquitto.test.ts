@@ -47,7 +47,13 @@ describe('the broker restarted', () => {
     for (const id of ids) await waitUntilAnnounced(server, id);
 
     const dropped = new Set<number>();
-    boards.forEach((board, i) => board.on('event', (event) => event.kind === 'disconnected' && dropped.add(i)));
+    const asked = new Set<number>();
+    boards.forEach((board, i) =>
+      board.on('event', (event) => {
+        if (event.kind === 'disconnected') dropped.add(i);
+        if (event.kind === 'command' && event.command.command === 'get') asked.add(i);
+      }),
+    );
     await mosquitto.restart(1000);
     // Each board lost its connection with the broker.
     expect([...dropped].sort()).toEqual([0, 1, 2]);
@@ -55,6 +61,10 @@ describe('the broker restarted', () => {
     // Every board online again within 10 s of the broker's return.
     await waitUntil(async () => (await Promise.all(ids.map((id) => hardwareRow(server, id)))).every((row) => row.online) && boards.every((b) => b.connected), 'every board back', 10_000);
     expect(Date.now() - backAt).toBeLessThan(10_000);
+    // What a board published before the server's link subscribed again reached no server: once the
+    // link is back, every board that was online is asked to announce again (its announce carries
+    // every value).
+    await waitUntil(() => asked.size === boards.length, 'every board asked to announce again', 10_000);
 
     // The server's subscription is back: a prop change made on a board reaches the server's hub.
     const recorded = recordEvents(server, ids[0]!);

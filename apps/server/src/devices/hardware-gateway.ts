@@ -3,7 +3,7 @@ import { COMMAND_TIMEOUT_MS, Id, parseHardwareTopic } from '@plinth/shared';
 import { presentDebugChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
-import { countOfflineBoards, getRuntimeRow, listOfflineSince, setControlDebug } from '../modules/hardware-runtime/hardware-state.repository.js';
+import { countOfflineBoards, getRuntimeRow, listOnlineOrOfflineSince, setControlDebug } from '../modules/hardware-runtime/hardware-state.repository.js';
 import { describeFailure } from '../lib/describe-failure.js';
 import { BoardCommands } from './board-commands.js';
 import { createBoardMessageHandlers } from './board-messages.js';
@@ -62,15 +62,16 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     const handle = handlers.get(parsed.channel);
     if (handle) queue.enqueue(parsed.hardwareId, () => handle(parsed.hardwareId, payload));
   });
-  // The external broker restarted: its last wills reached this node, but a board back before the
-  // link subscribed again said so to no one. Boards that went offline around the outage are asked
-  // to announce again (`get`), which brings the connected ones back online now rather than at
-  // their next heartbeat.
+  // The external broker restarted. Boards reconnected by themselves, but what they published before
+  // the link subscribed again (announces, prop changes) reached no server: Mosquitto keeps no
+  // subscription of a session across its restart (docs/reliability.md). Every board that may have
+  // been connected around the outage is asked to announce again (`get`) once the link's
+  // subscriptions are back: its announce carries every value, so the stored state is right again.
   transport.onLinkBack((lostAt) => {
     void (async () => {
-      const ids = await listOfflineSince(db, new Date(lostAt.getTime() - LINK_LOSS_MARGIN_MS));
+      const ids = await listOnlineOrOfflineSince(db, new Date(lostAt.getTime() - LINK_LOSS_MARGIN_MS));
       await Promise.all(ids.map((id) => commands.publish(id, { command: 'get', correlationId: randomUUID() })));
-      deps.logger.info({ boards: ids.length }, `the broker link is back: ${ids.length} boards that went offline around its loss were asked to announce`);
+      deps.logger.info({ boards: ids.length }, `the broker link is back: ${ids.length} boards online or gone offline around its loss were asked to announce`);
     })().catch((error: unknown) => deps.logger.warn({ failure: describeFailure(error) }, 'could not ask boards to announce after the broker link came back'));
   });
   presence.watch(options.watchdogMs ?? 250);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type mqtt from 'mqtt';
 import { hardwareTopic, MQTT_TOPIC_ROOT } from '@plinth/shared';
+import type { MqttLink } from './mqtt-link.js';
 
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
 const RESPONSE_TOPIC = `${CONTROL_TOPIC}/response`;
@@ -37,10 +37,9 @@ export type DynsecProvisioner = {
  */
 export const DYNSEC_TIMEOUT_MS = 15_000;
 
-export async function createDynsecProvisioner(client: mqtt.MqttClient, timeoutMs = DYNSEC_TIMEOUT_MS): Promise<DynsecProvisioner> {
+export async function createDynsecProvisioner(link: MqttLink, timeoutMs = DYNSEC_TIMEOUT_MS): Promise<DynsecProvisioner> {
   const waiting = new Map<string, (responses: DynsecResponse[]) => void>();
-  client.on('message', (topic, payload) => {
-    if (topic !== RESPONSE_TOPIC) return;
+  await link.subscribe(RESPONSE_TOPIC, (_topic, payload) => {
     try {
       const body = JSON.parse(payload.toString('utf8')) as { responses?: DynsecResponse[] };
       const responses = body.responses ?? [];
@@ -50,7 +49,6 @@ export async function createDynsecProvisioner(client: mqtt.MqttClient, timeoutMs
       // not ours
     }
   });
-  await client.subscribeAsync(RESPONSE_TOPIC, { qos: 1 });
 
   /** Sends commands; answers the error of each (undefined when it succeeded). */
   const send = async (commands: DynsecCommand[]): Promise<(string | undefined)[]> => {
@@ -66,7 +64,7 @@ export async function createDynsecProvisioner(client: mqtt.MqttClient, timeoutMs
         resolve(responses);
       });
     });
-    await client.publishAsync(CONTROL_TOPIC, JSON.stringify({ commands: commands.map((c) => ({ ...c, correlationData: id })) }), { qos: 1 });
+    await link.publish(CONTROL_TOPIC, JSON.stringify({ commands: commands.map((c) => ({ ...c, correlationData: id })) }), 1);
     const responses = await result;
     return commands.map((_, i) => responses[i]?.error);
   };

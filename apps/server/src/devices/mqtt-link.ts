@@ -46,28 +46,66 @@ export function createInProcessLink(broker: Aedes): MqttLink {
 /** Shared-subscription group every Plinth server instance joins. */
 export const SHARE_GROUP = 'plinth';
 
-/** Connects to an external broker (MQTT_URL, credentials in the URL). */
-export async function connectMqttLink(url: string, clientIdPrefix = 'plinth-server'): Promise<MqttLink & { client: mqtt.MqttClient }> {
+/** A link to an external broker. */
+export type ExternalMqttLink = MqttLink & {
+  client: mqtt.MqttClient;
+  /**
+   * Told when the link is back after it was lost at `lostAt` (the broker restarted), once its
+   * subscriptions are in place again: what boards published before that reached no server.
+   */
+  onBack: (listener: (lostAt: Date) => void) => void;
+};
+
+/**
+ * Connects to an external broker (MQTT_URL, credentials in the URL). After a lost connection the
+ * link subscribes again itself, first thing once connected (mqtt.js's own resubscription waits
+ * behind every publish queued during the outage), and then tells `onBack` listeners.
+ */
+export async function connectMqttLink(url: string, clientIdPrefix = 'plinth-server'): Promise<ExternalMqttLink> {
   const client = await mqtt.connectAsync(url, {
     clientId: `${clientIdPrefix}-${Math.random().toString(36).slice(2, 10)}`,
     clean: true,
     reconnectPeriod: 1000,
     protocolVersion: 5,
+    resubscribe: false,
   });
   const routes: { filter: string; handler: MqttHandler }[] = [];
+  /** Every topic the link subscribed to (a shared one with its $share prefix). */
+  const topics: string[] = [];
+  const subscribe = async (list: string[]) => {
+    const granted = await client.subscribeAsync(list, { qos: 1 });
+    const refused = granted.filter((g) => g.qos > 2).map((g) => g.topic);
+    if (refused.length > 0) throw new Error(`The broker refused the subscription to ${refused.join(', ')}`);
+  };
   client.on('message', (topic, payload) => {
     for (const route of routes) if (topicMatches(route.filter, topic)) route.handler(topic, payload);
   });
+  const back = new Set<(lostAt: Date) => void>();
+  let lostAt: Date | null = null;
+  client.on('close', () => (lostAt ??= new Date()));
+  client.on('connect', () => {
+    const at = lostAt;
+    if (!at || topics.length === 0) return;
+    subscribe([...topics]).then(
+      () => {
+        lostAt = null;
+        for (const listener of back) listener(at);
+      },
+      // Lost again before the broker answered: the next connection subscribes again.
+      () => undefined,
+    );
+  });
   return {
     client,
+    onBack: (listener) => back.add(listener),
     publish: async (topic, payload, qos) => {
       await client.publishAsync(topic, payload, { qos });
     },
     subscribe: async (filter, handler, options = {}) => {
       routes.push({ filter, handler });
       const topic = options.shared ? `$share/${SHARE_GROUP}/${filter}` : filter;
-      const granted = await client.subscribeAsync(topic, { qos: 1 });
-      if (granted.some((g) => g.qos > 2)) throw new Error(`The broker refused the subscription to ${topic}`);
+      topics.push(topic);
+      await subscribe([topic]);
     },
     close: async () => {
       await client.endAsync();

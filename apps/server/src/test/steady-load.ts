@@ -121,6 +121,10 @@ export function startSteadyLoad(input: SteadyLoadInput): SteadyLoad {
   const props = (input.boards ?? []).map(async (board) => {
     for (let n = 1; loaded; n += 1) {
       const client = board.mqttClient;
+      // The board's own state follows what it publishes, as a real board's does: its announce (on
+      // every connection, and when the server asks with `get`) carries the value it last set.
+      const prop = board.findProp('text1', 'text');
+      if (prop) prop.value = `p${n}`;
       // A publish the connection lost may never settle: it counts as not acknowledged.
       const acked =
         client?.connected &&

@@ -48,12 +48,15 @@ export async function setAllOffline(db: Db, at: Date): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Boards offline since `since` (what went offline around an outage of the server's broker link). */
-export async function listOfflineSince(db: Db, since: Date): Promise<string[]> {
+/**
+ * Boards online, or offline since `since`: those that may have been connected to the broker around
+ * an outage of the server's link to it.
+ */
+export async function listOnlineOrOfflineSince(db: Db, since: Date): Promise<string[]> {
   const rows = await db
     .select({ id: hardware.id })
     .from(hardware)
-    .where(and(eq(hardware.online, false), gte(hardware.lastOnlineChange, since)));
+    .where(or(eq(hardware.online, true), gte(hardware.lastOnlineChange, since)));
   return rows.map((r) => r.id);
 }
 

@@ -59,4 +59,37 @@ describe('KeyedQueue', () => {
     await queue.drain();
     expect(log).toEqual(['second']);
   });
+
+  it('runs at most `concurrency` keys at once, the others in the order they were queued, each key still in order', async () => {
+    const queue = new KeyedQueue(2);
+    const log: string[] = [];
+    const releases = new Map<string, () => void>();
+    const piece = (name: string) => () =>
+      new Promise<void>((resolve) => {
+        log.push(name);
+        releases.set(name, resolve);
+      });
+    for (const name of ['a1', 'b1', 'c1', 'a2', 'd1']) void queue.run(name[0]!, piece(name));
+    await tick();
+    expect(log).toEqual(['a1', 'b1']);
+    releases.get('a1')!();
+    await tick();
+    // c1 had waited for a slot; a2, ready only now that a1 is done, waits behind d1.
+    expect(log).toEqual(['a1', 'b1', 'c1']);
+    releases.get('b1')!();
+    await tick();
+    expect(log).toEqual(['a1', 'b1', 'c1', 'd1']);
+    releases.get('c1')!();
+    await tick();
+    expect(log).toEqual(['a1', 'b1', 'c1', 'd1', 'a2']);
+    releases.get('a2')!();
+    releases.get('d1')!();
+    await queue.drain();
+  });
+
+  it('gives a slot back when a piece fails', async () => {
+    const queue = new KeyedQueue(1);
+    await expect(queue.run('a', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(queue.run('b', async () => undefined)).resolves.toBeUndefined();
+  });
 });

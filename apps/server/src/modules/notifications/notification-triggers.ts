@@ -8,6 +8,13 @@ import { findBoardContext, findExhibitContext, type ExhibitContext } from './not
 /** A recorded line, with its time. */
 type Line = LogRecord & { at: Date };
 
+/**
+ * Devices whose lines are turned into mails at once. Each takes database connections: a fleet of
+ * 10,000 boards going offline together, handled all at once, took every connection of the pool
+ * and the API answered 503 for about 29 s (docs/performance.md).
+ */
+export const NOTIFICATION_CONCURRENCY = 2;
+
 /** At most one error mail per board and user in this window. */
 export const BOARD_ERROR_WINDOW_MS = 10 * 60_000;
 
@@ -21,10 +28,11 @@ const SCHEDULE_OUTCOME = /^Scheduled event ".*" (ran \(\d+ ms after its time\)|o
  * Turns what the log recorder records into notification mails (docs/architecture.md,
  * Notifications): every event but deletion is recorded once, on the node that saw it, so that
  * node queues the mails. Lines of one device are handled in order (an exhibit's offline before
- * its online; a board's errors one by one for the rate limit).
+ * its online; a board's errors one by one for the rate limit), at most NOTIFICATION_CONCURRENCY
+ * devices at a time.
  */
 export function startNotificationTriggers(deps: AppDeps): { stop: () => Promise<void> } {
-  const queue = new KeyedQueue();
+  const queue = new KeyedQueue(NOTIFICATION_CONCURRENCY);
   const stopListening = deps.logs.onRecord((line) => {
     const handler = handlerFor(line);
     if (!handler) return;

@@ -16,8 +16,7 @@ export function presentExhibit(
   { role, leader, followers }: { role: Role; leader: LinkedExhibit | null; followers: LinkedExhibit[] },
 ): Exhibit {
   const opMode = displayedOpMode(record);
-  return {
-    ...presentSitePlaced(record),
+  return presentSitePlaced(record, {
     mqttPath: record.mqttPath,
     leaderId: record.leaderId,
     leader: leader ? { id: leader.id, name: leader.name } : null,
@@ -30,5 +29,5 @@ export function presentExhibit(
     role,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
-  };
+  });
 }

@@ -14,8 +14,7 @@ export function peripheralsOf(stored: unknown): Peripheral[] {
 /** A hardware unit as REST and socket answers show it, with the caller's effective role. */
 export function presentHardware(record: HardwareRecord, role: Role): Hardware {
   const peripherals = peripheralsOf(record.peripherals);
-  return {
-    ...presentSitePlaced(record),
+  return presentSitePlaced(record, {
     exhibitId: record.exhibitId,
     exhibitName: record.exhibitName,
     online: record.online,
@@ -39,5 +38,5 @@ export function presentHardware(record: HardwareRecord, role: Role): Hardware {
     role,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
-  };
+  });
 }

@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress';
 
 /** The console build; `npm run dev -w apps/web` proxies the API and socket to a running server. */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: {
       '/api': process.env.PLINTH_API ?? 'http://localhost:3000',

@@ -32,6 +32,9 @@ import { socketRoutes } from './realtime/socket.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
+/** Cache-Control of the console's hashed build files (apps/web/dist/assets). */
+export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
+
 const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 export type BuildAppOptions = {
@@ -163,7 +166,18 @@ async function registerConsole(app: FastifyInstance, config: Config): Promise<vo
     );
     return;
   }
-  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  // The build writes a Brotli and a gzip copy of each text file (apps/web/precompress.ts): sent as
+  // they are to browsers that accept them. Files under assets/ carry their content's hash in their
+  // name, so a browser keeps them for a year without asking again; index.html is always asked again.
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    setHeaders: (reply, filePath) => {
+      if (path.relative(webDist, filePath).startsWith(`assets${path.sep}`)) reply.header('cache-control', IMMUTABLE_ASSET);
+    },
+  });
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/')) throw new AppError('NotFound');
     const file = request.url.split('?')[0]!.replace(/^\/+/, '');

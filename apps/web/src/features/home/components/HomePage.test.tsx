@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CurrentUser, Exhibit, Hardware, OrganizationSummary, SiteSummary } from '@plinth/shared';
 import { queryKeys } from '../../../lib/query-keys';
 import { filterHomeData, visibleCategories, type HomeData } from '../search';
@@ -218,6 +218,39 @@ describe('HomePage', () => {
     const closed = within(panel).getByText('Civic Science Center').closest('[data-clickable]');
     expect(closed).toHaveTextContent(ORGANIZATION_CLOSED_HINT);
     expect(within(panel).getByText('Harbor Museum').closest('a')).not.toHaveTextContent(ORGANIZATION_CLOSED_HINT);
+  });
+
+  it('offers the search box while the lists load, and filters them by what was typed once they come', async () => {
+    const user = userEvent.setup();
+    let answer!: (response: Response) => void;
+    const fetching = vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+    try {
+      const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+      client.setQueryData(queryKeys.me, me);
+      client.setQueryData(queryKeys.organizations, { organizations: fullData.organizations, canCreate: false });
+      client.setQueryData(queryKeys.sites, { sites: fullData.sites });
+      client.setQueryData(queryKeys.hardwareBySites(fullData.sites.map((s) => s.id)), { hardware: fullData.hardware });
+      render(
+        <MantineProvider>
+          <QueryClientProvider client={client}>
+            <MemoryRouter>
+              <HomePage />
+            </MemoryRouter>
+          </QueryClientProvider>
+        </MantineProvider>,
+      );
+      // The exhibits are still on their way: cards are placeholders, the search box takes keys.
+      expect(screen.getByLabelText('Loading')).toBeInTheDocument();
+      expect(screen.queryAllByRole('tab')).toEqual([]);
+      await user.type(search(), 'star');
+      expect(search()).toHaveValue('star');
+      answer(new Response(JSON.stringify({ exhibits: fullData.exhibits }), { status: 200, headers: { 'content-type': 'application/json' } }));
+      expect(await screen.findByText('Star Dome')).toBeInTheDocument();
+      expect(screen.queryByText('Tide Pool')).toBeNull();
+      expect(screen.queryByLabelText('Loading')).toBeNull();
+    } finally {
+      fetching.mockRestore();
+    }
   });
 
   it('welcomes a user with nothing to see', () => {

@@ -82,16 +82,7 @@ export function HomePage() {
         </Alert>
       )}
 
-      {home.isPending ? (
-        <Stack gap="md" aria-busy="true" aria-label="Loading">
-          <Skeleton h={36} radius="md" />
-          <SimpleGrid cols={HOME_GRID_COLS} spacing="md">
-            {Array.from({ length: 8 }, (_, i) => (
-              <Skeleton key={i} h={104} radius="md" />
-            ))}
-          </SimpleGrid>
-        </Stack>
-      ) : showWelcome ? (
+      {showWelcome ? (
         <Stack align="center" gap="md" py="xl" ta="center">
           {home.canCreateOrganization ? (
             <>
@@ -108,6 +99,7 @@ export function HomePage() {
         </Stack>
       ) : (
         <>
+          {/* The search box comes first, usable while the lists load: what is typed filters them once they are here. */}
           <SearchInput
             placeholder={narrow ? SEARCH_PLACEHOLDER_SHORT : SEARCH_PLACEHOLDER}
             aria-label={SEARCH_PLACEHOLDER}
@@ -116,29 +108,40 @@ export function HomePage() {
             isClearable
             maxLength={200}
           />
-          {activeTab && (
-            <Tabs value={activeTab} onChange={(value) => value && setTab(value as HomeCategory)} keepMounted={false}>
-              <Tabs.List>
-                {HOME_CATEGORIES.filter((c) => categories.includes(c.value)).map((c) => (
-                  <Tabs.Tab
-                    key={c.value}
-                    value={c.value}
-                    rightSection={
-                      <Badge size="xs" variant="light" color="gray" aria-hidden>
-                        {filtered[c.value].length}
-                      </Badge>
-                    }
-                  >
-                    {c.label}
-                  </Tabs.Tab>
+          {home.isPending ? (
+            <Stack gap="md" aria-busy="true" aria-label="Loading">
+              <Skeleton h={36} radius="md" />
+              <SimpleGrid cols={HOME_GRID_COLS} spacing="md">
+                {Array.from({ length: 8 }, (_, i) => (
+                  <Skeleton key={i} h={104} radius="md" />
                 ))}
-              </Tabs.List>
-              {categories.map((c) => (
-                <Tabs.Panel key={c} value={c} pt="md">
-                  {panel(c)}
-                </Tabs.Panel>
-              ))}
-            </Tabs>
+              </SimpleGrid>
+            </Stack>
+          ) : (
+            activeTab && (
+              <Tabs value={activeTab} onChange={(value) => value && setTab(value as HomeCategory)} keepMounted={false}>
+                <Tabs.List>
+                  {HOME_CATEGORIES.filter((c) => categories.includes(c.value)).map((c) => (
+                    <Tabs.Tab
+                      key={c.value}
+                      value={c.value}
+                      rightSection={
+                        <Badge size="xs" variant="light" color="gray" aria-hidden>
+                          {filtered[c.value].length}
+                        </Badge>
+                      }
+                    >
+                      {c.label}
+                    </Tabs.Tab>
+                  ))}
+                </Tabs.List>
+                {categories.map((c) => (
+                  <Tabs.Panel key={c} value={c} pt="md">
+                    {panel(c)}
+                  </Tabs.Panel>
+                ))}
+              </Tabs>
+            )
           )}
         </>
       )}

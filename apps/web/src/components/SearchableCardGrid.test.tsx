@@ -11,8 +11,8 @@ const places: Place[] = [
   { id: 'p2', name: 'Annex' },
 ];
 
-function renderGrid(items: Place[], isLoading = false) {
-  render(
+function grid(items: Place[], isLoading = false) {
+  return (
     <MantineProvider env="test">
       <SearchableCardGrid
         items={items}
@@ -25,8 +25,12 @@ function renderGrid(items: Place[], isLoading = false) {
         noMatchText="No sites match the search criteria."
         action={<button type="button">Create Site</button>}
       />
-    </MantineProvider>,
+    </MantineProvider>
   );
+}
+
+function renderGrid(items: Place[], isLoading = false) {
+  return render(grid(items, isLoading));
 }
 
 describe('SearchableCardGrid', () => {
@@ -54,5 +58,22 @@ describe('SearchableCardGrid', () => {
     renderGrid(places, true);
     expect(screen.getByLabelText('Loading sites')).toBeInTheDocument();
     expect(screen.queryByRole('article')).not.toBeInTheDocument();
+  });
+
+  it('goes from the loader to the arrived list without saying the list is empty in between', async () => {
+    const { container, rerender } = renderGrid([], true);
+    // Every text the grid put in the page on its way (the arrived list is drawn in a deferred
+    // render), read from the added nodes themselves: a text shown and removed again stays in them.
+    const seen: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) seen.push(node.textContent ?? '');
+    });
+    observer.observe(container, { childList: true, subtree: true, characterData: true });
+    const many = Array.from({ length: 500 }, (_, i) => ({ id: `p${i}`, name: `Place ${i}` }));
+    rerender(grid(many, false));
+    expect(await screen.findAllByRole('article')).not.toHaveLength(0);
+    observer.disconnect();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.some((text) => text.includes('No sites available yet.'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { Group, Loader, Stack } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import { useDeferredValue, useState, type ReactNode } from 'react';
 import { useKeptOrder } from '../lib/useKeptOrder';
 import { CardGrid, type CardItem } from './CardGrid';
 import { SearchInput } from './SearchInput';
@@ -34,17 +34,21 @@ export type SearchableCardGridProps<T extends CardItem> = {
 export function SearchableCardGrid<T extends CardItem>(props: SearchableCardGridProps<T>) {
   const { items, filter, orderKey, renderCard, searchPlaceholder, isLoading, loadingLabel, emptyText, noMatchText, action } = props;
   const [search, setSearch] = useState('');
-  const shown = useKeptOrder(items, (list) => filter(list, search), orderKey ?? null, search);
+  // A list that arrives (10,000 boards) is filtered, sorted and drawn in a background render that
+  // React slices, so its arrival is not one long task; the loader stays until it is drawn.
+  const deferredItems = useDeferredValue(items);
+  const arriving = deferredItems !== items && deferredItems.length === 0;
+  const shown = useKeptOrder(deferredItems, (list) => filter(list, search), orderKey ?? null, search);
   return (
     <Stack gap="md">
       <Group justify="space-between">
         <SearchInput placeholder={searchPlaceholder} value={search} onChange={setSearch} style={{ flex: 1, maxWidth: 480 }} />
         {action}
       </Group>
-      {isLoading ? (
+      {isLoading || arriving ? (
         <Loader aria-label={loadingLabel} />
       ) : (
-        <CardGrid items={shown} renderCard={renderCard} emptyText={items.length === 0 ? emptyText : noMatchText} />
+        <CardGrid items={shown} renderCard={renderCard} emptyText={deferredItems.length === 0 ? emptyText : noMatchText} />
       )}
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { analytics } from '../lib/analytics';
 import { useCurrentUser } from '../lib/api/get-current-user';
@@ -37,7 +37,10 @@ export function AppRoutes({ realtime }: { realtime: RealtimeClient }) {
   const location = useLocation();
   const me = useCurrentUser();
   const config = usePublicConfig();
-  const signedIn = me.isSuccess;
+  // The screen behind the session check (the layout, its navigation, the page) is drawn in a
+  // deferred render that React slices, not in one long task the moment GET /auth answers.
+  const status = useDeferredValue(me.status);
+  const signedIn = status === 'success';
   const isPublic = PUBLIC_PATHS.includes(location.pathname);
 
   useEffect(() => {
@@ -50,7 +53,7 @@ export function AppRoutes({ realtime }: { realtime: RealtimeClient }) {
     analytics.track('page_view', { path: location.pathname });
   }, [location.pathname]);
 
-  if (me.isPending) {
+  if (status === 'pending') {
     return (
       <Center h="100vh">
         <Loader aria-label="Loading" />

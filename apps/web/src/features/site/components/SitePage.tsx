@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Tabs, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconCpu, IconDeviceDesktop, IconUserPlus } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { useDeferredValue, useState, type ReactNode } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { BREAKPOINT_MEDIUM_PX, can, parseRole, SETTING_IDS, type Exhibit, type Hardware } from '@plinth/shared';
 import { CreateExhibitDialog } from '../../../components/CreateExhibitDialog';
@@ -96,6 +96,7 @@ export function SitePage() {
   const exhibits = useExhibitsBySites(siteId ? [siteId] : []);
   const hardware = useHardwareBySite(siteId);
   const role = parseRole(site.data?.role);
+  const shownSite = useDeferredValue(site.data);
   const canManageUsers = can(role, 'manageUsers');
   const permissions = usePermissions({ scope: 'site', id: siteId }, siteTab === 'users');
   const rename = useUpdateSite();
@@ -124,9 +125,11 @@ export function SitePage() {
   if (siteTab === undefined) return <Navigate to={paths.site(orgId, siteId, 'exhibits')} replace />;
   if (!isSiteTab(siteTab)) return <Navigate to={paths.home()} replace />;
   if (siteStatus === 403) return <PageState itemType="site" kind="forbidden" />;
-  if (!site.data) return <PageState itemType="site" kind="loading" />;
+  // The page's first full render (its tabs, lists and navigation) waits for the site, and is done
+  // as a deferred render that React slices, not as one long task the moment the site arrives.
+  if (!shownSite) return <PageState itemType="site" kind="loading" />;
 
-  const current = site.data;
+  const current = shownSite;
   const settings = siteSettings.data?.siteSettings ?? current.sitesettings;
   const reportUrl = settings.find((s) => s.idString === SETTING_IDS.reportUrl)?.value.trim() ?? '';
   const hasReports = reportUrl.length > 0;

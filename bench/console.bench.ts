@@ -181,6 +181,16 @@ async function measureHome(context: BrowserContext, server: BenchServer): Promis
     await search.pressSequentially('E', { timeout: 30_000 });
     if ((await search.inputValue()) !== 'E') throw new Error('the home search box did not reflect the key typed');
     interactive.push(await afterNextFrame(page));
+    if (process.env.BENCH_HOME_TIMELINE) {
+      const timeline = await page.evaluate(() =>
+        [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource'), ...performance.getEntriesByType('longtask')].map((e) => {
+          const r = e as PerformanceResourceTiming;
+          return `${Math.round(e.startTime)}-${Math.round(e.startTime + e.duration)} ${e.entryType} ${e.name.replace(/^https?:\/\/[^/]+/, '')} ${r.transferSize ?? ''} req@${Math.round(r.requestStart ?? 0)} resp@${Math.round(r.responseStart ?? 0)}`;
+        }),
+      );
+      const lt = (await readBench(page)).longTasks.map((t) => `${Math.round(t.start)}+${Math.round(t.duration)}`).join(' ');
+      log(`home run ${run}: interactive ${Math.round(interactive.at(-1)!)} ms\n  ${timeline.join('\n  ')}\n  long tasks: ${lt}`);
+    }
     await page.keyboard.press('Backspace');
     await sleep(500);
     if (run === 2) latencies = await keystrokeLatencies(page, 'Exhibit 0500');
@@ -197,11 +207,23 @@ async function measureHome(context: BrowserContext, server: BenchServer): Promis
 /** A site's list: long tasks while it renders, then while scrolled to its end, then its search. */
 async function measureList(context: BrowserContext, options: { url: string; label: string; cardTestId: string; search: string }): Promise<Figure[]> {
   const page = await context.newPage();
+  const profileFile = process.env.BENCH_LIST_PROFILE ? `${process.env.BENCH_LIST_PROFILE}-${options.cardTestId}.cpuprofile` : undefined;
+  const cdp = profileFile ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   await page.goto(options.url, { waitUntil: 'commit' });
   await page.getByTestId(options.cardTestId).first().waitFor({ timeout: 60_000 });
   const firstCard = await afterNextFrame(page);
   await sleep(1500);
   const rendered = (await readBench(page)).longTasks;
+  if (cdp && profileFile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    fs.writeFileSync(profileFile, JSON.stringify(profile));
+    const timeline = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => `${Math.round(e.startTime)}-${Math.round(e.startTime + e.duration)} ${e.name.slice(-60)} ${(e as PerformanceResourceTiming).transferSize}`));
+    log(`list timeline:\n  ${timeline.join('\n  ')}\n  long tasks: ${rendered.map((t) => `${Math.round(t.start)}+${Math.round(t.duration)}`).join(' ')}`);
+  }
   const cards = await page.getByTestId(options.cardTestId).count();
   const scrollFrom = await page.evaluate(() => performance.now());
   for (let step = 0; step < 40; step++) {

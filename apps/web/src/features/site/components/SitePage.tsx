@@ -96,7 +96,9 @@ export function SitePage() {
   const exhibits = useExhibitsBySites(siteId ? [siteId] : []);
   const hardware = useHardwareBySite(siteId);
   const role = parseRole(site.data?.role);
-  const shownSite = useDeferredValue(site.data);
+  const deferredSite = useDeferredValue(site.data);
+  // Another site's page stays the loading state until this one's deferred render, never the other site.
+  const shownSite = deferredSite?.id === siteId ? deferredSite : undefined;
   const canManageUsers = can(role, 'manageUsers');
   const permissions = usePermissions({ scope: 'site', id: siteId }, siteTab === 'users');
   const rename = useUpdateSite();

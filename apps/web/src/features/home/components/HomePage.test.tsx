@@ -106,12 +106,13 @@ const me: CurrentUser = {
   isPlatformAdmin: false,
 };
 
-function renderHome(data: HomeData, canCreate = false) {
+/** Renders home with `data` read; `exhibitsRead: false` leaves the exhibits to the fetch the page makes. */
+function renderHome(data: HomeData, canCreate = false, { exhibitsRead = true } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
   client.setQueryData(queryKeys.me, me);
   client.setQueryData(queryKeys.organizations, { organizations: data.organizations, canCreate });
   client.setQueryData(queryKeys.sites, { sites: data.sites });
-  client.setQueryData(queryKeys.exhibits, { exhibits: data.exhibits });
+  if (exhibitsRead) client.setQueryData(queryKeys.exhibits, { exhibits: data.exhibits });
   client.setQueryData(queryKeys.hardwareBySites(data.sites.map((s) => s.id)), { hardware: data.hardware });
   return render(
     <MantineProvider>
@@ -225,20 +226,7 @@ describe('HomePage', () => {
     let answer!: (response: Response) => void;
     const fetching = vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
     try {
-      const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-      client.setQueryData(queryKeys.me, me);
-      client.setQueryData(queryKeys.organizations, { organizations: fullData.organizations, canCreate: false });
-      client.setQueryData(queryKeys.sites, { sites: fullData.sites });
-      client.setQueryData(queryKeys.hardwareBySites(fullData.sites.map((s) => s.id)), { hardware: fullData.hardware });
-      render(
-        <MantineProvider>
-          <QueryClientProvider client={client}>
-            <MemoryRouter>
-              <HomePage />
-            </MemoryRouter>
-          </QueryClientProvider>
-        </MantineProvider>,
-      );
+      renderHome(fullData, false, { exhibitsRead: false });
       // The exhibits are still on their way: cards are placeholders, the search box takes keys.
       expect(screen.getByLabelText('Loading')).toBeInTheDocument();
       expect(screen.queryAllByRole('tab')).toEqual([]);

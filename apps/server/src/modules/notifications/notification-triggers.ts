@@ -9,9 +9,10 @@ import { findBoardContext, findExhibitContext, type ExhibitContext } from './not
 type Line = LogRecord & { at: Date };
 
 /**
- * Devices whose lines are turned into mails at once. Each takes database connections: a fleet of
- * 10,000 boards going offline together, handled all at once, took every connection of the pool
- * and the API answered 503 for about 29 s (docs/performance.md).
+ * Devices whose lines are turned into mails at once. Each takes database connections beside the
+ * API's, and a fleet of 10,000 boards going offline together records 10,000 lines at once. (The
+ * API's 503s after such a storm come mostly from the boards' own offline writes, which this does
+ * not limit: docs/performance.md.)
  */
 export const NOTIFICATION_CONCURRENCY = 2;
 

@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Group, Switch, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { can, type OpMode } from '@plinth/shared';
 import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
@@ -8,7 +8,7 @@ import { UnsavedChangesDialog } from '../../../components/dialogs/UnsavedChanges
 import { AuditLogLink } from '../../../components/AuditLogLink';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
-import { LogsView } from '../../../components/logs/LogsView';
+import { lazyPanel } from '../../../components/lazy-panel';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { SideNavLayout } from '../../../components/SideNavLayout';
@@ -33,14 +33,18 @@ import { ExhibitAuthTab } from './ExhibitAuthTab';
 import { ExhibitControlsTab } from './ExhibitControlsTab';
 import { ExhibitHardwareTab } from './ExhibitHardwareTab';
 import { ExhibitOverviewTab } from './ExhibitOverviewTab';
-import { ExhibitReportsTab } from './ExhibitReportsTab';
-import { ExhibitSettingsTab } from './ExhibitSettingsTab';
 import { ExhibitFilesTab } from './files/ExhibitFilesTab';
 import { ExhibitNotificationsTab } from './notifications/ExhibitNotificationsTab';
 import { ExhibitUsersTab } from './users/ExhibitUsersTab';
 
-/** The calendar (FullCalendar, luxon) loads only when the Scheduling tab is opened. */
-const ExhibitSchedulingTab = lazy(() => import('./scheduling/ExhibitSchedulingTab').then((m) => ({ default: m.ExhibitSchedulingTab })));
+/**
+ * The tabs with heavy libraries load when opened: the calendar (FullCalendar, luxon), the rich-text
+ * editor (Tiptap) of the settings, the charts (Chart.js) and the date pickers of logs and reports.
+ */
+const ExhibitSchedulingTab = lazyPanel(() => import('./scheduling/ExhibitSchedulingTab').then((m) => m.ExhibitSchedulingTab), 'Loading the calendar');
+const ExhibitSettingsTab = lazyPanel(() => import('./ExhibitSettingsTab').then((m) => m.ExhibitSettingsTab), 'Loading the settings');
+const LogsView = lazyPanel(() => import('../../../components/logs/LogsView').then((m) => m.LogsView), 'Loading the logs');
+const ExhibitReportsTab = lazyPanel(() => import('./ExhibitReportsTab').then((m) => m.ExhibitReportsTab), 'Loading the reports');
 
 type Dialog = 'opMode' | 'lock' | null;
 
@@ -133,11 +137,7 @@ function ExhibitScreen() {
       case 'reports':
         return <ExhibitReportsTab exhibit={current} />;
       case 'scheduling':
-        return (
-          <Suspense fallback={<PageState kind="loading" label="Loading the calendar" />}>
-            <ExhibitSchedulingTab exhibit={current} />
-          </Suspense>
-        );
+        return <ExhibitSchedulingTab exhibit={current} />;
       case 'users':
         return <ExhibitUsersTab exhibit={current} />;
       case 'notifications':

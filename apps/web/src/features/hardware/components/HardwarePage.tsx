@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../../components/dialogs/ConfirmDialog';
 import { AuditLogLink } from '../../../components/AuditLogLink';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav, type LeftNavItem } from '../../../components/LeftNav';
-import { LogsView } from '../../../components/logs/LogsView';
+import { lazyPanel } from '../../../components/lazy-panel';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { SideNavLayout } from '../../../components/SideNavLayout';
@@ -27,7 +27,10 @@ import { HardwareAuthTab } from './HardwareAuthTab';
 import { HardwareFirmwareTab } from './HardwareFirmwareTab';
 import { HardwareOverviewTab } from './HardwareOverviewTab';
 import { HardwarePeripheralsTab } from './HardwarePeripheralsTab';
-import { HardwareReportsTab } from './HardwareReportsTab';
+
+/** Logs and reports load when opened, with their date pickers and charts (Chart.js). */
+const LogsView = lazyPanel(() => import('../../../components/logs/LogsView').then((m) => m.LogsView), 'Loading the logs');
+const HardwareReportsTab = lazyPanel(() => import('./HardwareReportsTab').then((m) => m.HardwareReportsTab), 'Loading the reports');
 
 export const HARDWARE_TABS = ['overview', 'peripherals', 'logs', 'reports', 'firmware', 'auth'] as const;
 export type HardwareTab = (typeof HARDWARE_TABS)[number];

@@ -25,7 +25,7 @@ export type ToLogsLoad =
 
 export type FromLogsLoad =
   | { type: 'connected'; exhibits: number; boards: number; errors: string[] }
-  | { type: 'ran'; sdkLines: number; mqttLines: number; probes: number }
+  | { type: 'ran'; sdkLines: number; mqttLines: number; probeStatuses: number; probeProps: number }
   | { type: 'closed' };
 
 const exhibits: Exhibit[] = [];
@@ -69,7 +69,8 @@ function run(message: Extract<ToLogsLoad, { type: 'run' }>): void {
   const loggingBoards = boards.slice(message.probeBoards);
   let sdkLines = 0;
   let mqttLines = 0;
-  let probes = 0;
+  let probeStatuses = 0;
+  let probeProps = 0;
   let nextExhibit = 0;
   let nextBoard = 0;
   const startedAt = Date.now();
@@ -87,21 +88,25 @@ function run(message: Extract<ToLogsLoad, { type: 'run' }>): void {
     }
   };
   const tick = setInterval(sendDue, tickMs);
+  // Each probe sends every probeMs, the probes spread over the interval in ten slots (as the
+  // exhibits and hardware benchmarks spread their devices), not all in one burst.
+  const slots = 10;
+  let slot = 0;
   const probe = setInterval(() => {
     const sentAt = String(Date.now());
-    for (const exhibit of exhibits.slice(0, message.probeExhibits)) exhibit.setStatus(message.statusId, sentAt);
-    for (const board of boards.slice(0, message.probeBoards)) {
-      board.client.publish(hardwareTopic(board.id, 'prop'), JSON.stringify({ peripheralId: 'text1', propName: 'text', value: sentAt }), { qos: 1 });
+    for (let i = slot; i < message.probeExhibits; i += slots, probeStatuses += 1) exhibits[i]!.setStatus(message.statusId, sentAt);
+    for (let i = slot; i < message.probeBoards; i += slots, probeProps += 1) {
+      boards[i]!.client.publish(hardwareTopic(boards[i]!.id, 'prop'), JSON.stringify({ peripheralId: 'text1', propName: 'text', value: sentAt }), { qos: 1 });
     }
-    probes += 1;
-  }, message.probeMs);
+    slot = (slot + 1) % slots;
+  }, message.probeMs / slots);
   const stop = setInterval(() => {
     if (Date.now() < endAt) return;
     sendDue();
     clearInterval(tick);
     clearInterval(probe);
     clearInterval(stop);
-    report({ type: 'ran', sdkLines, mqttLines, probes });
+    report({ type: 'ran', sdkLines, mqttLines, probeStatuses, probeProps });
   }, 100);
 }
 

@@ -2,10 +2,14 @@
 // simulated boards (@plinth/hardware-sim) in separate processes, heartbeating, plus a stream of
 // prop changes, and one console socket subscribed to every board. Prints boards held, prop
 // changes ingested per second, latency board publish → console socket, server memory per board,
-// and a bare aedes broker's latency at the same rate. Plinth's throughput against the bare broker
-// is measured by bench/saturation.bench.ts. Run through `npm run bench` (see docs/performance.md):
-//   npm run bench -- hardware --boards 200 --duration 20
-import { fork } from 'node:child_process';
+// and a bare aedes broker's latency at the same rate. Then a control-room wall: `--wall` more
+// console sockets (100 by default, 0 to skip), each subscribed to every board, in processes of
+// their own (bench/hardware-wall-consoles.ts), and a second window of prop changes at the same
+// rate: latency over every console's receptions and the server's CPU. Plinth's throughput against
+// the bare broker is measured by bench/saturation.bench.ts. Run through `npm run bench` (see
+// docs/performance.md):
+//   npm run bench -- hardware --boards 200 --duration 20 --wall 10 --wall-duration 10
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -14,15 +18,18 @@ import pg from 'pg';
 import { hardwareTopic } from '@plinth/shared';
 import { createApiClient } from './lib/api-client.js';
 import { openSubscribedConsole } from './lib/console-socket.js';
-import { databasePids, onlineCount } from './lib/load-processes.js';
-import { isFromSource, positiveNumber, readFlags } from './lib/options.js';
+import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
+import { isFromSource, positiveNumber, readFlags, wholeNumberOrZero } from './lib/options.js';
 import { startBenchServer, checkServerBuild, ROOT, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, startCpuWindow } from './lib/proc-stats.js';
-import { mib, quantile } from './lib/stats.js';
+import { LatencyHistogram, mib, quantile } from './lib/stats.js';
 import { BENCH_PROP, type FleetBoard } from './hardware-protocol.js';
+import type { FromWall, ToWall } from './hardware-wall-consoles.js';
 import { createBoardTokens, fleetTotals, startFleets, stopFleets, tellFleet, type Fleet } from './lib/board-fleets.js';
 
-const TARGETS = { boards: 10_000, p99Ms: 100, rate: 1000, bytesPerBoard: 30 * 1024 };
+const TARGETS = { boards: 10_000, p99Ms: 50, rate: 1000, bytesPerBoard: 30 * 1024, wallConsoles: 100, wallP99Ms: 100 };
+/** A wall process at this share of one core is near its limit: the wall's figures then measure it, not the server. */
+const RECEIVER_LIMIT_PERCENT = 90;
 
 type Options = {
   boards: number;
@@ -33,6 +40,9 @@ type Options = {
   fleets: number;
   settleS: number;
   baseline: boolean;
+  /** Console sockets of the control-room wall (0: no wall part), and how long its window lasts. */
+  wall: number;
+  wallDurationS: number;
   fromSource: boolean;
 };
 
@@ -46,6 +56,8 @@ function readOptions(): Options {
     fleets: { type: 'string' },
     settle: { type: 'string' },
     'no-baseline': { type: 'boolean' },
+    wall: { type: 'string' },
+    'wall-duration': { type: 'string' },
   });
   const env = process.env;
   const boards = Math.round(positiveNumber(values.boards, env.BENCH_BOARDS, TARGETS.boards, 'boards'));
@@ -58,6 +70,8 @@ function readOptions(): Options {
     fleets: Math.round(positiveNumber(values.fleets, env.BENCH_FLEETS, Math.max(1, Math.ceil(boards / 5000)), 'fleets')),
     settleS: positiveNumber(values.settle, env.BENCH_SETTLE, 5, 'settle'),
     baseline: values['no-baseline'] !== true && env.BENCH_BASELINE !== '0',
+    wall: wholeNumberOrZero(values.wall, env.BENCH_WALL, TARGETS.wallConsoles, 'wall'),
+    wallDurationS: positiveNumber(values['wall-duration'], env.BENCH_WALL_DURATION, 20, 'wall-duration'),
     fromSource: isFromSource(values),
   };
 }
@@ -137,6 +151,113 @@ async function openConsoleSocket(server: BenchServer, boards: FleetBoard[]): Pro
   });
   result.close = () => socket.close();
   return result;
+}
+
+/** Tells every fleet to change the bench prop `ratePerSecond` times a second in all for `durationMs`, from a second from now; answers when (epoch ms). */
+function startPropWindow(fleets: Fleet[], ratePerSecond: number, durationMs: number): number {
+  const startAt = Date.now() + 1000;
+  for (const fleet of fleets) {
+    fleet.sent = null;
+    tellFleet(fleet, { type: 'props', startAt, durationMs, perSecond: ratePerSecond / fleets.length });
+  }
+  return startAt;
+}
+
+/** What the fleets sent in the window just ended (each is waited for up to 10 s), their worst lag and event-loop delay. */
+async function sentByFleets(fleets: Fleet[]) {
+  for (let i = 0; i < 100 && fleets.some((g) => !g.sent); i++) await sleep(100);
+  const none = { sent: 0, skipped: 0, lateMs: 0, loopDelayP99Ms: 0, loopDelayMaxMs: 0 };
+  return fleets
+    .map((g) => g.sent ?? none)
+    .reduce((all, one) => {
+      const worst = (key: 'lateMs' | 'loopDelayP99Ms' | 'loopDelayMaxMs') => Math.max(all[key], one[key]);
+      return { sent: all.sent + one.sent, skipped: all.skipped + one.skipped, lateMs: worst('lateMs'), loopDelayP99Ms: worst('loopDelayP99Ms'), loopDelayMaxMs: worst('loopDelayMaxMs') };
+    }, none);
+}
+
+/** A wall process: its child, and the answer it gives to each message, in turn. */
+type WallProcess = { child: ChildProcess; ask: (message: ToWall, timeoutMs?: number) => Promise<FromWall> };
+
+function forkWallProcess(): WallProcess {
+  const child = fork(path.join(ROOT, 'bench/hardware-wall-consoles.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const answers: ((message: FromWall) => void)[] = [];
+  child.on('message', (message: FromWall) => answers.shift()?.(message));
+  // Asked one thing at a time: each answer goes to the oldest question.
+  const ask = (message: ToWall, timeoutMs = 30_000) =>
+    new Promise<FromWall>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`wall process ${child.pid} did not answer '${message.type}' within ${timeoutMs / 1000} s`)), timeoutMs);
+      answers.push((answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      child.send(message);
+    });
+  return { child, ask };
+}
+
+type WallCount = Extract<FromWall, { type: 'count' }>;
+
+/**
+ * The control-room wall: `options.wall` console sockets, each signed in with the admin's session
+ * and subscribed to every board, spread over 2 to 4 processes (bench/hardware-wall-consoles.ts),
+ * then a second window of prop changes at the benchmark's rate. Answers its figures: what every
+ * console saw, latency over all the consoles' receptions, the server's and the wall's CPU.
+ */
+async function runWall(server: BenchServer, boards: FleetBoard[], fleets: Fleet[], options: Options): Promise<Figure[]> {
+  const processes = Math.min(options.wall, Math.max(2, Math.min(4, Math.ceil(options.wall / 25))));
+  const walls = Array.from({ length: processes }, forkWallProcess);
+  try {
+    let started = performance.now();
+    const hardwareIds = boards.map((b) => b.id);
+    const opened = await Promise.all(
+      walls.map((wall, p) =>
+        wall.ask({ type: 'open', url: server.url, cookie: server.adminCookie, hardwareIds, consoles: Math.floor((options.wall + processes - 1 - p) / processes) }, 600_000),
+      ),
+    );
+    for (const answer of opened) if (answer.type === 'failed') throw new Error(`a wall console failed to open: ${answer.error}`);
+    log(`wall: ${options.wall} console sockets in ${processes} processes signed in and subscribed to every board in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+    const durationMs = options.wallDurationS * 1000;
+    const startAt = startPropWindow(fleets, options.ratePerSecond, durationMs);
+    await Promise.all(walls.map((wall) => wall.ask({ type: 'start' })));
+    started = performance.now();
+    await sleep(startAt - Date.now());
+    const serverCpu = startCpuWindow(() => [server.pid]);
+    const wallCpu = walls.map((wall) => startCpuWindow(() => [wall.child.pid!]));
+    await sleep(durationMs);
+    const serverWindow = serverCpu.stop();
+    const receivers = wallCpu.map((window) => window.stop());
+    const count = async (latency: boolean) => (await Promise.all(walls.map((wall) => wall.ask({ type: 'count', latency })))) as WallCount[];
+    const atEnd = await count(false);
+    const heartbeatsPerSecond = atEnd.reduce((n, c) => n + c.heartbeats, 0) / ((performance.now() - started) / 1000);
+    const fleet = await sentByFleets(fleets);
+    for (let i = 0; i < 100 && (await count(false)).some((c) => c.props.some((n) => n < fleet.sent)); i++) await sleep(100);
+    const final = await count(true);
+    const props = final.flatMap((c) => c.props);
+    const latency = new LatencyHistogram();
+    for (const c of final) latency.merge(c.latency!);
+    const p99 = latency.quantile(0.99);
+    const receiverCpu = receivers.map((r, p) => `${r.percentOfOneCore.toFixed(0)}%${r.percentOfOneCore >= RECEIVER_LIMIT_PERCENT ? ' LIMIT' : ''} (${final[p]!.props.length} consoles)`);
+    log(`wall done: ${props.filter((n) => n === fleet.sent).length} of ${options.wall} consoles saw all ${fleet.sent} prop changes, p99 ${ms(p99)}; receivers' CPU ${receiverCpu.join(', ')}`);
+    const worstLoop = (pick: (c: WallCount) => number | undefined) => Math.max(...final.map((c) => pick(c) ?? 0));
+    return [
+      { label: 'wall: console sockets, each watching every board', value: `${options.wall} in ${processes} receiver processes`, target: `${TARGETS.wallConsoles}`, ok: options.wall >= TARGETS.wallConsoles },
+      { label: 'wall: prop changes sent / received per console', value: `${fleet.sent} / ${Math.min(...props)} to ${Math.max(...props)}${fleet.skipped ? ` (${fleet.skipped} skipped: board offline)` : ''} (fleet lag max ${fleet.lateMs.toFixed(0)} ms)` },
+      { label: 'wall: consoles that saw every prop change', value: `${props.filter((n) => n === fleet.sent).length} of ${options.wall}`, target: 'every one', ok: props.every((n) => n === fleet.sent) },
+      { label: 'wall: latency publish → console p50 / p99 / max (all consoles)', value: `${ms(latency.quantile(0.5))} / ${ms(p99)} / ${ms(latency.maxMs)} (${latency.count} receptions)` },
+      { label: 'wall: latency p99', value: ms(p99), target: `< ${TARGETS.wallP99Ms} ms`, ok: p99 < TARGETS.wallP99Ms },
+      { label: 'wall: server CPU', value: `${serverWindow.percentOfOneCore.toFixed(1)}% of one core (${serverWindow.cpuSeconds.toFixed(1)} s in ${serverWindow.seconds.toFixed(0)} s)` },
+      { label: 'wall: receiver processes CPU (% of one core)', value: `${receiverCpu.join(', ')}; ${receivers.reduce((n, r) => n + r.percentOfOneCore, 0).toFixed(0)}% in all` },
+      { label: 'wall: receivers event-loop delay p99 / max', value: `${ms(worstLoop((c) => c.loopDelayP99Ms))} / ${ms(worstLoop((c) => c.loopDelayMaxMs))}` },
+      { label: 'wall: heartbeats delivered', value: `${heartbeatsPerSecond.toFixed(0)} /s in total (consoles × boards / heartbeat interval: ${((options.wall * boards.length * 1000) / options.heartbeatMs).toFixed(0)} /s)` },
+    ];
+  } finally {
+    await stopLoadProcesses(
+      walls.map((wall) => wall.child),
+      { type: 'close' } satisfies ToWall,
+      10_000,
+    );
+  }
 }
 
 type Baseline = { ratePerSecond: number; latenciesMs: number[]; sent: number; received: number };
@@ -284,11 +405,7 @@ async function main(): Promise<void> {
     const disconnectsBefore = fleetTotals(fleets).disconnects;
     const statusesBefore = consoleSocket.counts.statuses;
     const durationMs = options.durationS * 1000;
-    const startAt = Date.now() + 1000;
-    for (const fleet of fleets) {
-      tellFleet(fleet, { type: 'props', startAt, durationMs, perSecond: options.ratePerSecond / fleets.length });
-    }
-    await sleep(startAt - Date.now());
+    await sleep(startPropWindow(fleets, options.ratePerSecond, durationMs) - Date.now());
     const dbPids = await databasePids(server);
     const consoleLoop = monitorEventLoopDelay({ resolution: 1 });
     consoleLoop.enable();
@@ -300,12 +417,7 @@ async function main(): Promise<void> {
     const db = dbCpu.stop();
     const load = fleetCpu.stop();
     const statuses = consoleSocket.counts.statuses - statusesBefore;
-    for (let i = 0; i < 100 && fleets.some((g) => !g.sent); i++) await sleep(100);
-    const sent = fleets.reduce((n, g) => n + (g.sent?.sent ?? 0), 0);
-    const skipped = fleets.reduce((n, g) => n + (g.sent?.skipped ?? 0), 0);
-    const lateMs = Math.max(...fleets.map((g) => g.sent?.lateMs ?? 0));
-    const fleetLoopP99 = Math.max(...fleets.map((g) => g.sent?.loopDelayP99Ms ?? 0));
-    const fleetLoopMax = Math.max(...fleets.map((g) => g.sent?.loopDelayMaxMs ?? 0));
+    const { sent, skipped, lateMs, loopDelayP99Ms: fleetLoopP99, loopDelayMaxMs: fleetLoopMax } = await sentByFleets(fleets);
     consoleLoop.disable();
     for (let i = 0; i < 100 && consoleSocket.latenciesMs.length < sent; i++) await sleep(100);
     const latencies = [...consoleSocket.latenciesMs].sort((a, b) => a - b);
@@ -313,6 +425,7 @@ async function main(): Promise<void> {
     const heldAtEnd = await onlineCount(server, 'hardware');
     const end = fleetTotals(fleets);
     log(`steady state done: ${latencies.length} of ${sent} prop changes seen, p99 ${ms(quantile(latencies, 0.99))}`);
+    const wallFigures = options.wall > 0 ? await runWall(server, boards, fleets, options) : [];
 
     consoleSocket.close();
     consoleSocket = null;
@@ -347,6 +460,7 @@ async function main(): Promise<void> {
       { label: 'server memory per board (RSS delta / boards)', value: `${(perBoard / 1024).toFixed(1)} KB`, target: `< ${TARGETS.bytesPerBoard / 1024} KB`, ok: perBoard < TARGETS.bytesPerBoard },
       { label: 'after a full GC: RSS / JS heap per board', value: `${(perBoardAfterGc / 1024).toFixed(1)} KB / ${(heapPerBoard / 1024).toFixed(1)} KB` },
       { label: 'Plinth throughput against bare aedes', value: 'npm run bench -- saturation (same load shape on both sides)' },
+      ...wallFigures,
     );
 
     if (options.baseline) {
@@ -381,7 +495,7 @@ function printFigures(options: Options, figures: Figure[]): void {
   const width = Math.max(...figures.map((f) => f.label.length));
   console.log(
     `\nHardware benchmark: ${options.boards} boards, heartbeat ${options.heartbeatMs / 1000} s, ${options.ratePerSecond} prop changes/s, ` +
-      `${options.durationS} s measured (${new Date().toISOString()})`,
+      `${options.durationS} s measured${options.wall ? `, a wall of ${options.wall} consoles for ${options.wallDurationS} s` : ''} (${new Date().toISOString()})`,
   );
   for (const f of figures) {
     const verdict = f.ok === undefined ? '' : f.ok ? `  ok (target ${f.target})` : `  MISSED (target ${f.target})`;

@@ -37,6 +37,12 @@ export function wholeNumber(flag: FlagValue, env: string | undefined, fallback: 
   return Math.round(positiveNumber(flag, env, fallback, name));
 }
 
+/** wholeNumber, or 0 when the flag (else the environment variable) says 0: a part of the benchmark turned off. */
+export function wholeNumberOrZero(flag: FlagValue, env: string | undefined, fallback: number, name: string): number {
+  const raw = typeof flag === 'string' ? flag : env;
+  return raw !== undefined && raw !== '' && Number(raw) === 0 ? 0 : wholeNumber(flag, env, fallback, name);
+}
+
 /** Whether to run the server from its TypeScript sources (`--from-source` or BENCH_FROM_SOURCE=1) rather than its build. */
 export function isFromSource(values: Record<string, FlagValue>): boolean {
   return values['from-source'] === true || process.env.BENCH_FROM_SOURCE === '1';

@@ -6,8 +6,11 @@ import type { LogSource } from './ports.js';
 
 /**
  * The writes of the log store (docs/architecture.md, "Logs and reports"): a whole batch in one
- * INSERT, and the day partitions a batch needs. The rows travel as one JSON parameter, expanded
- * by json_to_recordset: one statement of any size, parsed once, the same on PostgreSQL and PGlite.
+ * INSERT, and the day partitions a batch needs. The rows travel as one JSON parameter, an array
+ * of arrays (no key names repeated in every row: a third fewer bytes than objects), expanded by
+ * jsonb_array_elements (each row's fields then read by index, where json would scan its text for
+ * each): one statement of any size, parsed once, the same on PostgreSQL and PGlite. Ids follow
+ * the batch's order (WITH ORDINALITY, ORDER BY n).
  */
 
 /** The partitioned tables of migration 0003_logs.sql. */
@@ -16,25 +19,23 @@ export type LogTable = 'log_entries' | 'report_events';
 export type LogRow = { source: LogSource; deviceId: string; at: Date; level: LogLevel; eventType: string; message: string };
 export type ReportRow = { source: LogSource; deviceId: string; at: Date; name: string; value: string | null };
 
-/** Stores log lines in one statement; ids follow the batch's order (ORDER BY n). */
+/** Stores log lines in one statement. */
 export async function insertLogRows(db: Db, rows: LogRow[]): Promise<void> {
-  const json = JSON.stringify(
-    rows.map((r, n) => ({ n, source: r.source, device_id: r.deviceId, at: r.at.toISOString(), level: r.level, event_type: r.eventType, message: r.message })),
-  );
+  const json = JSON.stringify(rows.map((r) => [r.source, r.deviceId, r.at.toISOString(), r.level, r.eventType, r.message]));
   await db.execute(sql`
     insert into log_entries (source, device_id, at, level, event_type, message)
-    select source, device_id, at, level, event_type, message
-    from json_to_recordset(${json}::json) as x(n int, source text, device_id uuid, at timestamptz, level text, event_type text, message text)
+    select x->>0, (x->>1)::uuid, (x->>2)::timestamptz, x->>3, x->>4, x->>5
+    from jsonb_array_elements(${json}::jsonb) with ordinality as t(x, n)
     order by n`);
 }
 
 /** Stores report events in one statement. */
 export async function insertReportRows(db: Db, rows: ReportRow[]): Promise<void> {
-  const json = JSON.stringify(rows.map((r, n) => ({ n, source: r.source, device_id: r.deviceId, at: r.at.toISOString(), name: r.name, value: r.value })));
+  const json = JSON.stringify(rows.map((r) => [r.source, r.deviceId, r.at.toISOString(), r.name, r.value]));
   await db.execute(sql`
     insert into report_events (source, device_id, at, name, value)
-    select source, device_id, at, name, value
-    from json_to_recordset(${json}::json) as x(n int, source text, device_id uuid, at timestamptz, name text, value text)
+    select x->>0, (x->>1)::uuid, (x->>2)::timestamptz, x->>3, x->>4
+    from jsonb_array_elements(${json}::jsonb) with ordinality as t(x, n)
     order by n`);
 }
 

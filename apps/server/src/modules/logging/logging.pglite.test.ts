@@ -60,4 +60,16 @@ describe('logs on the embedded database (PGlite)', () => {
     expect((await client.post('/logging/exhibit/live', { exhibitId, enabled: true })).body.enabled).toBe(true);
     expect(await runLogRetention(server.deps)).toEqual([]);
   });
+
+  it('keeps the order lines were recorded in when they share a time (ids follow the batch)', async () => {
+    const site = await createSite(server.deps.db, (await createOrganization(server.deps.db)).id);
+    const sameTime = (await createExhibit(server.deps.db, site.id)).id;
+    const at = new Date(Date.now() - 60_000);
+    for (let i = 0; i < 30; i++) server.deps.logs.record({ source: 'exhibit', deviceId: sameTime, level: 'info', eventType: 'info', message: `same ${i}`, at });
+    await server.deps.logs.flush();
+    const page = await client.get(`/logging/exhibit?exhibitId=${sameTime}&start=${at.getTime() - 1}&end=${Date.now()}&logsPerPage=30`);
+    expect(page.status).toBe(200);
+    // Newest first: the last recorded comes first.
+    expect(page.body.logs.map((log: { message: string }) => log.message)).toEqual(Array.from({ length: 30 }, (_, i) => `same ${29 - i}`));
+  });
 });

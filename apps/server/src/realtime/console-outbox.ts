@@ -27,17 +27,24 @@ function uncorkAll(): void {
   corked.clear();
 }
 
-/** Each event as JSON text, made once however many console sockets it goes to (the hub hands every listener the same object). */
-const texts = new WeakMap<ServerMessage, string>();
+/**
+ * Each event as the UTF-8 bytes of its JSON text, made once however many console sockets it goes
+ * to (the hub hands every listener the same object): a socket sent a string measures and encodes
+ * it again; sent these bytes (as a text frame) it writes them as they are.
+ */
+const texts = new WeakMap<ServerMessage, Buffer>();
 
-function textOf(message: ServerMessage): string {
+function textOf(message: ServerMessage): Buffer {
   let text = texts.get(message);
   if (text === undefined) {
-    text = JSON.stringify(message);
+    text = Buffer.from(JSON.stringify(message));
     texts.set(message, text);
   }
   return text;
 }
+
+/** A text frame of bytes already UTF-8 (ws would otherwise send a Buffer as binary). */
+const TEXT_FRAME = { binary: false } as const;
 
 /**
  * The value a message carries, when a newer message of the same value makes it worthless (the
@@ -80,7 +87,7 @@ function mergeKey(message: ServerMessage): string | null {
  * SLOW_CONSOLE_MAX_HELD messages is closed (`tooSlow`), reconnects and reads everything again.
  */
 export class ConsoleOutbox {
-  private readonly held = new Map<string, string>();
+  private readonly held = new Map<string, Buffer>();
   private nextUnmerged = 0;
   private timer: NodeJS.Timeout | null = null;
   /** The corked TCP socket, while frames of this turn gather in it. */
@@ -104,7 +111,7 @@ export class ConsoleOutbox {
     if (!this.held.size && this.waitingBytes() < SLOW_CONSOLE_BYTES) {
       this.cork();
       const before = this.socket.bufferedAmount;
-      this.socket.send(text);
+      this.socket.send(text, TEXT_FRAME);
       if (this.tcp) this.turnBytes += this.socket.bufferedAmount - before;
       // A saturated server's turn can last a quarter of a second: what it gathered leaves every
       // CORK_FLUSH_BYTES, so the console keeps reading meanwhile instead of waiting for the turn's end.
@@ -168,7 +175,7 @@ export class ConsoleOutbox {
     if (this.socket.readyState !== this.socket.OPEN) return this.stop();
     for (const [key, text] of this.held) {
       if (this.socket.bufferedAmount >= SLOW_CONSOLE_BYTES) break;
-      this.socket.send(text);
+      this.socket.send(text, TEXT_FRAME);
       this.held.delete(key);
     }
     if (this.held.size) this.timer = setTimeout(() => this.drain(), DRAIN_CHECK_MS);

@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from '../../db/errors.js';
 import { retryWhileDatabaseAway } from '../../lib/database-retry.js';
 import { describeFailure } from '../../lib/describe-failure.js';
 import { WriteBatcher } from '../../lib/write-batcher.js';
-import { utcDay } from './log-time.js';
+import { DAY_MS, utcDay } from './log-time.js';
 import { ensureDayPartition, insertLogRows, insertReportRows, isMissingPartition, type LogRow, type LogTable, type ReportRow } from './log-store.repository.js';
 
 /** How long rows gather before they are stored together, in ms. */
@@ -27,8 +27,8 @@ const DROP_REPORT_MS = 60_000;
  * stop the device traffic that produced it.
  */
 export class LogWriter {
-  /** `table:YYYY-MM-DD` of the day partitions known to exist. */
-  private readonly knownDays = new Set<string>();
+  /** The day partitions known to exist, by table, as UTC day numbers (ms / DAY_MS: no string per row). */
+  private readonly knownDays: Record<LogTable, Set<number>> = { log_entries: new Set(), report_events: new Set() };
   private readonly logs: WriteBatcher<LogRow>;
   private readonly reports: WriteBatcher<ReportRow>;
   /** Rows of each table added and not yet through a batch (stored or lost). */
@@ -108,7 +108,7 @@ export class LogWriter {
       if (!isMissingPartition(error)) return this.lose(table, rows, error);
       // A day this process knew was dropped meanwhile (by the retention job of another node, whose
       // clock runs ahead): make the days again, once.
-      for (const row of rows) this.knownDays.delete(`${table}:${utcDay(row.at)}`);
+      for (const row of rows) this.knownDays[table].delete(dayNumber(row.at));
       try {
         await this.ensureDays(table, rows);
         await insert(this.deps.db, rows);
@@ -120,14 +120,15 @@ export class LogWriter {
   }
 
   private async ensureDays(table: LogTable, rows: { at: Date }[]): Promise<void> {
-    const missing = new Set<string>();
+    const known = this.knownDays[table];
+    let missing: Set<number> | undefined;
     for (const row of rows) {
-      const day = utcDay(row.at);
-      if (!this.knownDays.has(`${table}:${day}`)) missing.add(day);
+      const day = dayNumber(row.at);
+      if (!known.has(day)) (missing ??= new Set()).add(day);
     }
-    for (const day of missing) {
-      await ensureDayPartition(this.deps.db, table, day);
-      this.knownDays.add(`${table}:${day}`);
+    for (const day of missing ?? []) {
+      await ensureDayPartition(this.deps.db, table, utcDay(new Date(day * DAY_MS)));
+      known.add(day);
     }
   }
 
@@ -144,3 +145,6 @@ export class LogWriter {
     this.dropped = 0;
   }
 }
+
+/** The UTC day an instant falls in, as a number of days since the epoch. */
+const dayNumber = (at: Date) => Math.floor(at.getTime() / DAY_MS);

@@ -8,8 +8,9 @@ import net from 'node:net';
 import { defaultPeripherals } from '@plinth/hardware-sim';
 import { hardwareTopic } from '@plinth/shared';
 import type { FleetBoard } from './hardware-protocol.js';
+import { openEach } from './lib/load-processes.js';
 import { connectPacket, DISCONNECT, frameReader, PacketType, publishPacket, pubackPacket, readPublish, subscribePacket, type Frame } from './lib/mqtt-wire.js';
-import { propPayload, SEQUENCE_DIGITS, type FromLoad, type Side, type ToLoad } from './saturation-protocol.js';
+import { propPayload, SEQUENCE_DIGITS, writeSequence, type FromLoad, type Side, type ToLoad } from './saturation-protocol.js';
 
 const CONNECT_TIMEOUT_MS = 30_000;
 const CONNECTING_AT_ONCE = 50;
@@ -60,11 +61,7 @@ function topUp(connection: Connection, state: SideState): void {
     const id = connection.nextId;
     connection.nextId = id >= SETUP_IDS - 1 ? 1 : id + 1;
     batch.writeUInt16BE(id, at + idOffset);
-    let sequence = ++connection.sequence;
-    for (let d = SEQUENCE_DIGITS - 1; d >= 0; d--) {
-      batch[at + sequenceOffset + d] = 48 + (sequence % 10);
-      sequence = Math.floor(sequence / 10);
-    }
+    writeSequence(batch, at + sequenceOffset, ++connection.sequence);
   }
   connection.inFlight += count;
   state.sent += count;
@@ -166,22 +163,9 @@ function openConnection(url: URL, board: FleetBoard, state: SideState): Promise<
 async function connect(message: Extract<ToLoad, { type: 'connect' }>): Promise<void> {
   const state = sideState(message.side);
   const url = new URL(message.url);
-  const errors = new Set<string>();
-  let failed = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < message.boards.length) {
-      const board = message.boards[next++]!;
-      try {
-        state.connections.push(await openConnection(url, board, state));
-      } catch (error) {
-        failed += 1;
-        errors.add((error as Error).message);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTING_AT_ONCE }, worker));
-  report({ type: 'connected', side: message.side, ready: state.connections.length, failed, errors: [...errors].slice(0, 5) });
+  const { opened, failed, errors } = await openEach(message.boards, CONNECTING_AT_ONCE, (board) => openConnection(url, board, state));
+  state.connections.push(...opened);
+  report({ type: 'connected', side: message.side, ready: state.connections.length, failed, errors });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,49 +1,70 @@
 // The receiver process of the saturation benchmark (saturation.bench.ts): what a subscribed
-// console sees of Plinth (a `/ws` socket subscribed to every board) and what a plain MQTT
-// subscriber sees of bare aedes (every board's `prop` topic, QoS 0). It counts the prop changes
-// and checks each board's sequence numbers arrive complete and in order. Its own process, so that
-// its CPU is measured apart from the load and the benchmark. Driven over the fork IPC channel
-// (saturation-protocol.ts).
+// console sees of Plinth (a `/ws` socket subscribed to every board), what a plain MQTT
+// subscriber sees of bare aedes (every board's `prop` topic, QoS 0), and what a second console
+// socket subscribed to every exhibit sees of the exhibits' statuses. It counts the prop changes
+// and statuses and checks each board's and exhibit's sequence numbers arrive complete and in
+// order. Its own process, so that its CPU is measured apart from the load and the benchmark.
+// Driven over the fork IPC channel (saturation-protocol.ts).
 import net from 'node:net';
 import type WebSocket from 'ws';
+import type { ServerMessage } from '@plinth/shared';
 import { openSubscribedConsole } from './lib/console-socket.js';
 import { connectPacket, frameReader, PacketType, readPublish, subscribePacket } from './lib/mqtt-wire.js';
-import type { FromReceiver, Side, ToReceiver } from './saturation-protocol.js';
+import { EXHIBIT_STATUS_ID, type FromReceiver, type Stream, type ToReceiver } from './saturation-protocol.js';
 
-type Tally = { received: number; reordered: number; last: Map<string, number> };
+type Tally = { received: number; reordered: number; skipped: number; last: Map<string, number> };
 
-const tallies: Record<Side, Tally> = {
-  plinth: { received: 0, reordered: 0, last: new Map() },
-  broker: { received: 0, reordered: 0, last: new Map() },
-};
+const tally = (): Tally => ({ received: 0, reordered: 0, skipped: 0, last: new Map() });
+const tallies: Record<Stream, Tally> = { plinth: tally(), broker: tally(), exhibit: tally() };
 
 function report(message: FromReceiver): void {
   process.send?.(message);
 }
 
-/** Counts one prop change; a sequence number not above the board's highest seen so far is out of order. */
+/**
+ * Counts one prop change or status; a sequence number not above the board's (exhibit's) highest
+ * seen so far is out of order, and the numbers a value jumps over are counted as skipped.
+ */
 function record(tally: Tally, board: string, sequence: number): void {
   tally.received += 1;
   const last = tally.last.get(board) ?? 0;
   if (sequence <= last) tally.reordered += 1;
-  else tally.last.set(board, sequence);
+  else {
+    tally.skipped += sequence - last - 1;
+    tally.last.set(board, sequence);
+  }
 }
 
 let console_: WebSocket | null = null;
+let exhibitConsole: WebSocket | null = null;
+
+/** A console socket signed in with `cookie`, subscribed to every board or exhibit named, each event to `onEvent`. */
+function openCountingConsole(message: { url: string; cookie: string }, kind: 'hardwareIds' | 'exhibitIds', ids: string[], onEvent: (event: ServerMessage) => void): Promise<WebSocket> {
+  return openSubscribedConsole({ url: message.url, cookie: message.cookie, kind, ids, batch: 1000, onEvent });
+}
+
+/** The exhibits' console: counts `exhibit.statusChanged` of the benchmark's status. */
+async function openExhibitConsole(message: Extract<ToReceiver, { type: 'open-exhibit-console' }>): Promise<void> {
+  const tally = tallies.exhibit;
+  exhibitConsole = await openCountingConsole(message, 'exhibitIds', message.exhibitIds, (event) => {
+    if (event.type === 'exhibit.statusChanged' && event.statusId === EXHIBIT_STATUS_ID) record(tally, event.exhibitId, Number(event.value));
+  });
+}
+
+/** Runs an opening and says how it went. */
+function answerOpening(side: Stream, opening: Promise<void>): void {
+  opening.then(
+    () => report({ type: 'opened', side }),
+    (error: Error) => report({ type: 'failed', side, error: error.message }),
+  );
+}
 
 async function openConsole(message: Extract<ToReceiver, { type: 'open-console' }>): Promise<void> {
   const tally = tallies.plinth;
-  console_ = await openSubscribedConsole({
-    url: message.url,
-    cookie: message.cookie,
-    kind: 'hardwareIds',
-    ids: message.hardwareIds,
-    batch: 1000,
-    onEvent: (event) => {
-      if (event.type === 'hardware.propChanged' && event.peripheralId === 'text1' && event.propName === 'text') {
-        record(tally, event.hardwareId, Number(event.value));
-      }
-    },
+  console_ = await openCountingConsole(message, 'hardwareIds', message.hardwareIds, (event) => {
+    if (event.type === 'hardware.propChanged' && event.peripheralId === 'text1' && event.propName === 'text') {
+      record(tally, event.hardwareId, Number(event.value));
+    }
   });
 }
 
@@ -74,16 +95,13 @@ async function openSubscriber(url: URL): Promise<void> {
 process.on('message', (message: ToReceiver) => {
   switch (message.type) {
     case 'open-console':
-      openConsole(message).then(
-        () => report({ type: 'opened', side: 'plinth' }),
-        (error: Error) => report({ type: 'failed', side: 'plinth', error: error.message }),
-      );
+      answerOpening('plinth', openConsole(message));
       return;
     case 'open-subscriber':
-      openSubscriber(new URL(message.url)).then(
-        () => report({ type: 'opened', side: 'broker' }),
-        (error: Error) => report({ type: 'failed', side: 'broker', error: error.message }),
-      );
+      answerOpening('broker', openSubscriber(new URL(message.url)));
+      return;
+    case 'open-exhibit-console':
+      answerOpening('exhibit', openExhibitConsole(message));
       return;
     case 'close-subscriber':
       subscriber?.destroy();
@@ -93,16 +111,21 @@ process.on('message', (message: ToReceiver) => {
       console_?.close();
       console_ = null;
       return;
+    case 'close-exhibit-console':
+      exhibitConsole?.close();
+      exhibitConsole = null;
+      return;
     case 'reset':
       tallies[message.side].last.clear();
       return;
     case 'count': {
-      const { received, reordered } = tallies[message.side];
-      report({ type: 'count', side: message.side, received, reordered, at: performance.now() });
+      const { received, reordered, skipped } = tallies[message.side];
+      report({ type: 'count', side: message.side, received, reordered, skipped, at: performance.now() });
       return;
     }
     case 'close':
       console_?.close();
+      exhibitConsole?.close();
       subscriber?.destroy();
       process.exit(0);
   }

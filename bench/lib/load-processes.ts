@@ -40,3 +40,27 @@ export async function databasePids(server: BenchServer): Promise<number[]> {
   const rows = await server.query<{ pid: number }>(`select pid from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
   return rows.map((r) => r.pid);
 }
+
+/**
+ * Opens one connection per item, `atOnce` at a time (a load process's connect step); answers the
+ * connections opened, in no particular order, how many failed, and the first five distinct errors.
+ */
+export async function openEach<T, C>(items: T[], atOnce: number, open: (item: T) => Promise<C>): Promise<{ opened: C[]; failed: number; errors: string[] }> {
+  const opened: C[] = [];
+  const errors = new Set<string>();
+  let failed = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      try {
+        opened.push(await open(item));
+      } catch (error) {
+        failed += 1;
+        errors.add((error as Error).message);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, worker));
+  return { opened, failed, errors: [...errors].slice(0, 5) };
+}

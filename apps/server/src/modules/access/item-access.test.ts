@@ -3,6 +3,7 @@ import { roleLevelCap, type GranularKind, type GranularLevel, type Role } from '
 import { openExhibitSocket, type ExhibitSocket } from '../../test/exhibit-socket.js';
 import { createExhibit, createOrganization, createSite, signUpWith, uniqueName } from '../../test/factories.js';
 import { eventBody, schedulesPath } from '../../test/scheduling-kit.js';
+import { saveItemLevels } from './item-levels.repository.js';
 import { SocketClient } from '../../test/socket-client.js';
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
@@ -259,5 +260,25 @@ describe('what the server runs itself', () => {
     expect(event.schedulesettings).toEqual([{ settingId: 'volume', setting: 'volume', value: 3, listName: null }]);
     const full = await developer.client.get(schedulesPath(exhibitId));
     expect(full.body.schedules.find((s: any) => s.id === event.id).schedulesettings[0].setting).toBe('Volume');
+  });
+});
+
+describe('levels of the exhibits one subscribe names', () => {
+  it('are read together and apply each to its own exhibit', async () => {
+    const others = [(await createExhibit(server.deps.db, siteId, 'Geyser')).id, (await createExhibit(server.deps.db, siteId, 'Lava lamp')).id];
+    // Viewer of the site; the status is hidden on the second exhibit only.
+    const user = await signUpWith(server, ['site', siteId, 'VIEWER']);
+    // Stored directly: these exhibits have no manifest for the levels call to check the id against.
+    await saveItemLevels(server.deps.db, { exhibitId: others[0]!, userId: user.id }, [{ kind: 'status', manifestId: 'temp', level: 'hidden' }]);
+    const socket = await SocketClient.open(server.url, { cookie: user.client.cookieHeader });
+    sockets.push(socket);
+    await socket.nextOfType('handshake');
+    const all = [exhibitId, ...others];
+    socket.send({ type: 'subscribe', exhibitIds: all });
+    expect((await socket.nextOfType('subscribed')).exhibitIds).toEqual(expect.arrayContaining(all));
+    for (const id of all) server.deps.hub.publish('exhibit', id, { type: 'exhibit.statusChanged', exhibitId: id, statusId: 'temp', value: id });
+    const received = (await socket.drain()).filter((m: any) => m.type === 'exhibit.statusChanged').map((m: any) => m.exhibitId);
+    expect(received).toEqual([exhibitId, others[1]]);
+    socket.close();
   });
 });

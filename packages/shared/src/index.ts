@@ -18,6 +18,7 @@ export * from './api/manifest.js';
 export * from './api/setting-value.js';
 export * from './api/exhibit-runtime.js';
 export * from './sdk-protocol.js';
+export * from './compiled-schema.js';
 export * from './mqtt-protocol.js';
 export * from './api/hardware-runtime.js';
 export * from './api/logging.js';

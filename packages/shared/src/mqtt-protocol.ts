@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { describeUnsafeText, findUnsafeText, formatFieldPath } from './text.js';
+import type { SchemaParser } from './compiled-schema.js';
+import { describeUnsafeText, findUnsafeText, formatFieldPath, mayHoldUnsafeText } from './text.js';
 
 /**
  * The hardware MQTT protocol (docs/protocols/hardware-mqtt.md). Every topic of a board sits under
@@ -179,14 +180,16 @@ export type ParsedPayload<T> = { success: true; data: T } | { success: false; re
  * refused like any other invalid field. On failure the reason names the field and the rule
  * (`exhibitState: must not contain a NUL character (\u0000)`), never the payload's values.
  */
-export function parsePayload<T extends z.ZodType>(schema: T, payload: Uint8Array | string): ParsedPayload<z.infer<T>> {
+export function parsePayload<T>(schema: SchemaParser<T>, payload: Uint8Array | string): ParsedPayload<T> {
+  let text: string;
   let json: unknown;
   try {
-    json = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+    text = typeof payload === 'string' ? payload : utf8.decode(payload);
+    json = JSON.parse(text);
   } catch {
     return { success: false, reason: 'payload: not JSON' };
   }
-  const unsafe = findUnsafeText(json);
+  const unsafe = mayHoldUnsafeText(text) ? findUnsafeText(json) : null;
   if (unsafe) return { success: false, reason: describeUnsafeText(unsafe, 'payload') };
   const result = schema.safeParse(json);
   if (result.success) return { success: true, data: result.data };
@@ -194,6 +197,8 @@ export function parsePayload<T extends z.ZodType>(schema: T, payload: Uint8Array
   const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
   return { success: false, reason: `${formatFieldPath(path, 'payload')}: ${issue.message}` };
 }
+
+const utf8 = new TextDecoder();
 
 /** Messages of spec section 5 for peripheral numbers. */
 export const propMinMessage = (min: number) => `Number must be above minimum value of ${min}`;

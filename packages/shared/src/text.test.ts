@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeUnsafeText, findUnsafeText, formatFieldPath, matchesSearch, normalizeEmail, stripQuotesAndSlashes } from './text.js';
+import { describeUnsafeText, findUnsafeText, formatFieldPath, matchesSearch, mayHoldUnsafeText, normalizeEmail, stripQuotesAndSlashes } from './text.js';
 
 describe('text helpers', () => {
   it('lowercases and trims emails', () => {
@@ -54,5 +55,32 @@ describe('findUnsafeText: the one rule for text PostgreSQL cannot store', () => 
     expect(formatFieldPath(['values', 'a\u0000'])).toBe('values.a\\u0000');
     expect(formatFieldPath([], 'body')).toBe('body');
     expect(describeUnsafeText({ path: ['name'], message: 'must not contain a NUL character' })).toBe('name: must not contain a NUL character');
+  });
+});
+
+describe('mayHoldUnsafeText: the pre-check that spares clean payloads the walk', () => {
+  it('answers true for the JSON text of every value findUnsafeText refuses', () => {
+    // Strings of any UTF-16 units (NULs and lone surrogates included), as values and as keys.
+    const text = fc.string({ unit: fc.constantFrom('a', 'é', '"', '\\', '\u0000', '\ud800', '\udc00', '😀', '\ud83d'), maxLength: 6 });
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+    })).node;
+    let refused = 0;
+    fc.assert(
+      fc.property(value, (generated) => {
+        if (!findUnsafeText(generated)) return;
+        refused++;
+        expect(mayHoldUnsafeText(JSON.stringify(generated))).toBe(true);
+      }),
+      { numRuns: 2000, seed: 22 },
+    );
+    expect(refused).toBeGreaterThan(100);
+  });
+
+  it('answers false for plain payloads and true for raw NULs and surrogates', () => {
+    expect(mayHoldUnsafeText('{"peripheralId":"text1","propName":"text","value":"Grüße 42"}')).toBe(false);
+    expect(mayHoldUnsafeText('{"value":"\\u0000"}')).toBe(true);
+    expect(mayHoldUnsafeText('{"value":"\u0000"}')).toBe(true);
+    expect(mayHoldUnsafeText('{"value":"\ud800"}')).toBe(true);
   });
 });

@@ -62,6 +62,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Whether JSON text could parse to a string findUnsafeText refuses: only through a `\u` escape,
+ * a raw NUL or a raw surrogate. When it answers false, the parsed value needs no walk (a hot
+ * payload's common case); when true, findUnsafeText decides.
+ */
+export function mayHoldUnsafeText(jsonText: string): boolean {
+  return ESCAPE_OR_SURROGATE.test(jsonText) || jsonText.includes('\u0000');
+}
+const ESCAPE_OR_SURROGATE = /\\u|[\uD800-\uDFFF]/;
+
+/**
  * The first string (or object key), in document order, of a JSON-like value that PostgreSQL
  * cannot store (see unsafeTextProblem); null when there is none. This is the one rule every
  * input goes through: REST params, query and body, both sockets and board messages. It walks

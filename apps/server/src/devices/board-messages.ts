@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   AnnounceMessageSchema,
+  compileSchema,
   DEFAULT_HEARTBEAT_MS,
   FirmwareProgressSchema,
   HEARTBEAT_MISSES_BEFORE_OFFLINE,
@@ -52,9 +53,10 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
   const handlers = new Map<string, BoardMessageHandler>();
   const on = <S extends z.ZodType>(channel: BoardChannel, schema: S, apply: (hardwareId: string, message: z.infer<S>, now: Date) => Promise<void>) => {
     const count = !(context.isShared && channel === 'result');
+    const parser = compileSchema(schema);
     handlers.set(channel, (hardwareId, payload) => {
       const now = deps.clock.now();
-      const parsed = parsePayload(schema, payload);
+      const parsed = parsePayload(parser, payload);
       if (parsed.success) return apply(hardwareId, parsed.data, now);
       context.invalid.record(hardwareId, { channel, reason: parsed.reason, count });
       return done;

@@ -223,8 +223,9 @@ class ConsoleConnection {
     const exhibitIds = subscribed.filter((topic) => topic.startsWith('exhibit:')).map((topic) => topic.slice('exhibit:'.length));
     const hardwareIds = subscribed.filter((topic) => topic.startsWith('hardware:')).map((topic) => topic.slice('hardware:'.length));
     const allowed = await this.allowedIds(exhibitIds, hardwareIds);
-    const droppedExhibits = exhibitIds.filter((id) => !allowed.exhibitIds.includes(id));
-    const droppedHardware = hardwareIds.filter((id) => !allowed.hardwareIds.includes(id));
+    const kept = new Set([...allowed.exhibits.map((e) => e.exhibitId), ...allowed.hardwareIds]);
+    const droppedExhibits = exhibitIds.filter((id) => !kept.has(id));
+    const droppedHardware = hardwareIds.filter((id) => !kept.has(id));
     this.drop([...droppedExhibits.map((id) => hubTopic('exhibit', id)), ...droppedHardware.map((id) => hubTopic('hardware', id))]);
     this.send({ type: 'access.changed', exhibitIds: droppedExhibits, hardwareIds: droppedHardware });
   }
@@ -283,10 +284,8 @@ class ConsoleConnection {
       findExhibitRefs(this.deps.db, [...new Set(exhibitIds)].filter(isId)),
       findHardwareRefs(this.deps.db, [...new Set(hardwareIds)].filter(isId)),
     ]);
-    const exhibits = exhibitRefs.map((ref) => ({ exhibitId: ref.id, role: grants.exhibitRole(ref) })).filter((e) => e.role);
     return {
-      exhibits,
-      exhibitIds: exhibits.map((e) => e.exhibitId),
+      exhibits: exhibitRefs.map((ref) => ({ exhibitId: ref.id, role: grants.exhibitRole(ref) })).filter((e) => e.role),
       hardwareIds: hardwareRefs.filter((ref) => grants.hardwareRole(ref)).map((ref) => ref.id),
     };
   }
@@ -297,13 +296,14 @@ class ConsoleConnection {
       return;
     }
     const allowed = await this.allowedIds(exhibitIds, hardwareIds);
-    for (const id of allowed.exhibitIds) this.listen('exhibit', id);
+    const allowedExhibitIds = allowed.exhibits.map((e) => e.exhibitId);
+    for (const id of allowedExhibitIds) this.listen('exhibit', id);
     // Their levels in one query now, rather than one read each on their first events.
     this.itemLevels.preload(allowed.exhibits);
     for (const id of allowed.hardwareIds) this.listen('hardware', id);
-    const granted = new Set([...allowed.exhibitIds, ...allowed.hardwareIds]);
+    const granted = new Set([...allowedExhibitIds, ...allowed.hardwareIds]);
     const refused = [...exhibitIds, ...hardwareIds].filter((id) => !granted.has(id));
-    this.send({ type: 'subscribed', exhibitIds: allowed.exhibitIds, hardwareIds: allowed.hardwareIds, refused });
+    this.send({ type: 'subscribed', exhibitIds: allowedExhibitIds, hardwareIds: allowed.hardwareIds, refused });
   }
 
   /** Forwards the events of one exhibit or hardware unit to this console. */

@@ -9,6 +9,7 @@ import { AuditLogLink } from '../../../components/AuditLogLink';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav } from '../../../components/LeftNav';
 import { lazyPanel } from '../../../components/lazy-panel';
+import { LazyLogsView as LogsView } from '../../../components/logs/lazy-logs-view';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { SideNavLayout } from '../../../components/SideNavLayout';
@@ -43,7 +44,6 @@ import { ExhibitUsersTab } from './users/ExhibitUsersTab';
  */
 const ExhibitSchedulingTab = lazyPanel(() => import('./scheduling/ExhibitSchedulingTab').then((m) => m.ExhibitSchedulingTab), 'Loading the calendar');
 const ExhibitSettingsTab = lazyPanel(() => import('./ExhibitSettingsTab').then((m) => m.ExhibitSettingsTab), 'Loading the settings');
-const LogsView = lazyPanel(() => import('../../../components/logs/LogsView').then((m) => m.LogsView), 'Loading the logs');
 const ExhibitReportsTab = lazyPanel(() => import('./ExhibitReportsTab').then((m) => m.ExhibitReportsTab), 'Loading the reports');
 
 type Dialog = 'opMode' | 'lock' | null;

@@ -7,6 +7,7 @@ import { AuditLogLink } from '../../../components/AuditLogLink';
 import { ItemPageHeader } from '../../../components/ItemPageHeader';
 import { LeftNav, type LeftNavItem } from '../../../components/LeftNav';
 import { lazyPanel } from '../../../components/lazy-panel';
+import { LazyLogsView as LogsView } from '../../../components/logs/lazy-logs-view';
 import { OnlineBadge } from '../../../components/OnlineBadge';
 import { PageState } from '../../../components/PageState';
 import { SideNavLayout } from '../../../components/SideNavLayout';
@@ -29,7 +30,6 @@ import { HardwareOverviewTab } from './HardwareOverviewTab';
 import { HardwarePeripheralsTab } from './HardwarePeripheralsTab';
 
 /** Logs and reports load when opened, with their date pickers and charts (Chart.js). */
-const LogsView = lazyPanel(() => import('../../../components/logs/LogsView').then((m) => m.LogsView), 'Loading the logs');
 const HardwareReportsTab = lazyPanel(() => import('./HardwareReportsTab').then((m) => m.HardwareReportsTab), 'Loading the reports');
 
 export const HARDWARE_TABS = ['overview', 'peripherals', 'logs', 'reports', 'firmware', 'auth'] as const;

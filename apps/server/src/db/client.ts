@@ -6,9 +6,10 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Metrics } from '../lib/metrics.js';
+import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 import { lockDataDir } from './lock.js';
 
@@ -52,9 +53,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const release = lockDataDir(options.dataDir, options.holder);
   try {
-    const client = await PGlite.create(path.join(options.dataDir, 'pgdata'));
+    // In its own thread: its queries run beside the server's work, not inside it.
+    const client = await PgliteThread.start(path.join(options.dataDir, 'pgdata'));
     if (options.metrics) timeQueries(client, options.metrics);
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
     return {
       db,
       kind: 'pglite',

@@ -43,7 +43,7 @@ export async function sendDue(deps: AppDeps, node: string): Promise<MailSenderRu
     if (!rows.length) return result;
     for (const row of rows) {
       result[await sendOne(deps, { row, node })] += 1;
-      // PGlite answers in the same thread: let HTTP, sockets and timers in between rows.
+      // Let HTTP, sockets and timers in between rows (needed while PGlite answered in this thread).
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     // A failed row is pending again at a later time; a pass never spins on it.

@@ -107,8 +107,8 @@ async function runPerExhibit(rows: ScheduledEventRow[], run: (row: ScheduledEven
     for (let queue = queues.shift(); queue; queue = queues.shift()) {
       for (const row of queue) {
         await run(row);
-        // PGlite answers in the same thread without I/O, so a pass would be one chain of
-        // microtasks that starves HTTP, sockets and timers until it ends: let them in between.
+        // A pass is one chain of awaits; let HTTP, sockets and timers in between its rows
+        // (needed while PGlite answered in this thread; it has its own now: db/pglite-thread.ts).
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }

@@ -1,0 +1,117 @@
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import { fromWireError, toWireOptions, type WireAnswer, type WireRequest } from './pglite-wire.js';
+
+type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
+type Request = WireRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/** What drizzle's PGlite driver uses of a PGlite client (and of its transactions). */
+export type PgliteQueries = {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string): Promise<Results[]>;
+};
+
+/**
+ * PGlite in its own worker thread (db/pglite-worker.ts), behind the part of PGlite's interface
+ * drizzle uses: `query`, `exec` and `transaction`. The embedded database's work (a batch of
+ * writes, a report's scan) then runs beside the server's thread, not inside it (issue 22).
+ * Queries queue in PGlite's own order, as they would in this thread; a transaction keeps the
+ * database to itself until it ends, as PGlite's does.
+ */
+export class PgliteThread implements PgliteQueries {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stopped: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (answer: WireAnswer) => this.settle(answer));
+    worker.on('error', (error) => this.stop(new Error(`The embedded database's thread failed: ${error.message}`)));
+    worker.on('exit', (code) => this.stop(new Error(`The embedded database's thread stopped (exit code ${code}).`)));
+  }
+
+  /** Starts the thread and opens the data directory there. */
+  static async start(dataDir: string): Promise<PgliteThread> {
+    const source = import.meta.url.endsWith('.ts');
+    const entry = new URL(`./pglite-worker.${source ? 'ts' : 'js'}`, import.meta.url);
+    // From source (the tests), the worker first registers tsx to load TypeScript.
+    const worker = source
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: { dataDir } })
+      : new Worker(entry, { workerData: { dataDir }, execArgv: [] });
+    const thread = new PgliteThread(worker);
+    // Owed answers keep the process alive (request, settle); an idle thread does not.
+    // The worker answers id 0 once PGlite is open (or could not be).
+    await new Promise((resolve, reject) => thread.pending.set(0, { resolve, reject })).catch(async (error: unknown) => {
+      await worker.terminate();
+      throw error;
+    });
+    return thread;
+  }
+
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.request({ op: 'query', sql, params, options: toWireOptions(options) }) as Promise<Results<T>>;
+  }
+
+  exec(sql: string): Promise<Results[]> {
+    return this.request({ op: 'exec', sql }) as Promise<Results[]>;
+  }
+
+  /** Runs `callback` in one transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(callback: (tx: PgliteQueries) => Promise<T>): Promise<T> {
+    // The transaction is named by the id of its `begin` request.
+    const tx = this.nextId;
+    await this.request({ op: 'begin' });
+    const queries: PgliteQueries = {
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) =>
+        this.request({ op: 'query', sql, params, options: toWireOptions(options), tx }) as Promise<Results<R>>,
+      exec: (sql: string) => this.request({ op: 'exec', sql, tx }) as Promise<Results[]>,
+    };
+    let result: T;
+    try {
+      result = await callback(queries);
+    } catch (error) {
+      await this.request({ op: 'end', tx, commit: false });
+      throw error;
+    }
+    await this.request({ op: 'end', tx, commit: true });
+    return result;
+  }
+
+  /** Closes PGlite (its data written) and ends the thread. */
+  async close(): Promise<void> {
+    if (!this.stopped) await this.request({ op: 'close' });
+    await this.worker.terminate();
+  }
+
+  private request(request: Request): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      try {
+        this.worker.postMessage({ ...request, id } as WireRequest);
+      } catch (error) {
+        this.pending.delete(id);
+        reject(error as Error);
+        return;
+      }
+      // Like PGlite in this thread, the thread keeps the process alive only while it owes answers.
+      if (this.pending.size === 1) this.worker.ref();
+    });
+  }
+
+  private settle(answer: WireAnswer): void {
+    const pending = this.pending.get(answer.id);
+    if (!pending) return;
+    this.pending.delete(answer.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in answer) pending.reject(fromWireError(answer.error));
+    else pending.resolve(answer.result);
+  }
+
+  /** The thread is gone: every waiting and later query fails with why. */
+  private stop(error: Error): void {
+    this.stopped ??= error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}

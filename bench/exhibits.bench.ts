@@ -1,7 +1,9 @@
 // Exhibit benchmark (issue 3): one Plinth server, thousands of @plinth/sdk exhibits in separate
 // load-generator processes, each sending a status every 10 s, and one console socket subscribed
 // to all of them. Prints connections held, status latency (setStatus → console socket), server
-// CPU and memory per connection. Run through `npm run bench` (see docs/performance.md):
+// CPU and memory per exhibit. The whole measure runs on each database of `--database` in turn
+// (both by default: the embedded PGlite, then PostgreSQL) and the figures are printed side by
+// side. Run through `npm run bench` (see docs/performance.md):
 //   npm run bench -- exhibits --exhibits 100 --duration 20
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,8 +14,8 @@ import { createApiClient } from './lib/api-client.js';
 import { openSubscribedConsole } from './lib/console-socket.js';
 import type { FromGenerator, LoadExhibit, ToGenerator } from './lib/load-protocol.js';
 import { databasePids, onlineCount, stopLoadProcesses } from './lib/load-processes.js';
-import { isFromSource, positiveNumber, readFlags, readDatabases } from './lib/options.js';
-import { startBenchServer, checkServerBuild, ROOT, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
+import { databaseCpu, figuresByDatabase, isFromSource, positiveNumber, printByDatabase, readFlags, readDatabases } from './lib/options.js';
+import { startBenchServer, checkServerBuild, ROOT, settledRss, stopOnInterrupt, type BenchDatabase, type BenchServer } from './lib/plinth-server.js';
 import { openFileLimits, rssBytes, runQueueWaitSeconds, startCpuWindow } from './lib/proc-stats.js';
 import { mapLimit, mib, quantile } from './lib/stats.js';
 
@@ -27,7 +29,8 @@ const MANIFEST: ManifestInput = {
   settings: [{ id: 'volume', type: 'IntegerInput', display: 'Volume', default: 5, min: 0, max: 10 }],
 };
 
-const TARGETS = { p99Ms: 100, bytesPerConnection: 50 * 1024 };
+/** Issue 3's latency, and issue 22's memory: resident memory with no forced collection, at or under 12 KB an exhibit. */
+const TARGETS = { p99Ms: 100, bytesPerExhibit: 12 * 1024 };
 
 type Options = {
   exhibits: number;
@@ -36,7 +39,8 @@ type Options = {
   rampPerSecond: number;
   generators: number;
   settleS: number;
-  database: BenchDatabase;
+  /** The databases measured, one after the other (`--database pglite|postgres|both`). */
+  databases: BenchDatabase[];
   fromSource: boolean;
 };
 
@@ -59,19 +63,14 @@ function readOptions(): Options {
     rampPerSecond: positiveNumber(values.ramp, env.BENCH_RAMP, 100, 'ramp'),
     generators: Math.round(positiveNumber(values.generators, env.BENCH_GENERATORS, Math.max(1, Math.ceil(exhibits / 1000)), 'generators')),
     settleS: positiveNumber(values.settle, env.BENCH_SETTLE, 5, 'settle'),
-    database: oneDatabase(readDatabases(values.database, 'postgres')),
+    databases: readDatabases(values.database),
     fromSource: isFromSource(values),
   };
 }
 
-/** The exhibits benchmark runs on one database at a time. */
-function oneDatabase(databases: BenchDatabase[]): BenchDatabase {
-  if (databases.length !== 1) throw new Error('--database both: the exhibits benchmark runs on one database at a time (pglite or postgres)');
-  return databases[0]!;
-}
-
 const log = (line: string) => console.log(`[exhibits] ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 type Memory = { rss: number; heap: number };
 
@@ -175,42 +174,34 @@ function stopGenerators(generators: Generator[]): Promise<void> {
 
 type Figure = { label: string; value: string; target?: string; ok?: boolean };
 
-async function main(): Promise<void> {
-  const options = readOptions();
-  const limits = openFileLimits();
-  // Each connection is one descriptor here and one in the server (both inherit this limit).
-  const need = Math.ceil(options.exhibits / options.generators) + 200;
-  if (limits && limits.soft < need) {
-    throw new Error(`the open-file limit is ${limits.soft}; run \`ulimit -n ${Math.max(need * 2, 4096)}\` first (npm run bench raises it to the hard limit, ${limits.hard})`);
-  }
-  log(
-    `${options.exhibits} exhibits in ${options.generators} generator process(es), a status every ${options.intervalS} s, ` +
-      `${options.durationS} s measured, connecting ${options.rampPerSecond}/s`,
-  );
-  checkServerBuild(options.fromSource ? 'source' : 'dist', log);
+/** The server and the generators of the database being measured, for an interrupted run to stop. */
+let runningServer: BenchServer | null = null;
+let runningGenerators: Generator[] = [];
 
-  const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log, database: options.database });
-  let generators: Generator[] = [];
+/** The whole measure on one database: a fresh server, the exhibits, the generators connecting and the steady state; answers its figures. */
+async function runDatabase(database: BenchDatabase, options: Options): Promise<Figure[]> {
+  const server = await startBenchServer({ mode: options.fromSource ? 'source' : 'dist', log, database });
+  runningServer = server;
   let consoleSocket: ConsoleSocket | null = null;
-  const interrupted = () => {
-    log('interrupted: stopping');
-    void stopGenerators(generators)
-      .then(() => server.stop())
-      .finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
   try {
+    // Memory per exhibit (issue 22): the server's resident memory at the end of the steady state
+    // less its memory with the exhibits created but none connected, with no collection forced in
+    // between (what holding the exhibits costs). Also printed: the same less the fresh server's,
+    // where the setup's leftovers count too.
+    const rssFresh = await settledRss(server);
+    const fresh = await settledMemory(server);
     let started = performance.now();
     const list = await createExhibits(server, options.exhibits);
     const setupS = (performance.now() - started) / 1000;
-    log(`created ${list.length} exhibits and tokens through the REST API in ${setupS.toFixed(1)} s`);
+    log(`${database}: created ${list.length} exhibits and tokens through the REST API in ${setupS.toFixed(1)} s`);
 
-    consoleSocket = await openConsoleSocket(server, list.map((e) => e.id));
+    const socket = await openConsoleSocket(server, list.map((e) => e.id));
+    consoleSocket = socket;
     log('console socket signed in with the admin session and subscribed to every exhibit');
 
-    const before = await settledMemory(server);
-    generators = startGenerators(options.generators);
+    const rssBefore = await settledRss(server);
+    runningGenerators = startGenerators(options.generators);
+    const generators = runningGenerators;
     const rampCpu = startCpuWindow(() => [server.pid]);
     started = performance.now();
     generators.forEach((generator, g) =>
@@ -239,12 +230,12 @@ async function main(): Promise<void> {
     const afterRamp = totals(generators);
     if (afterRamp.failed) log(`${afterRamp.failed} exhibits failed: ${afterRamp.errors.join('; ')}`);
     await sleep(options.settleS * 1000);
-    const connected = await settledMemory(server);
+    const rssConnected = await settledRss(server);
     const heldAfterRamp = await onlineCount(server, 'exhibits');
     log(`${afterRamp.ready} exhibits ready in ${rampS.toFixed(1)} s; the server has ${heldAfterRamp} online`);
 
     // Steady state: statuses spread evenly over each interval, for the measured duration.
-    consoleSocket.latenciesMs.length = 0;
+    socket.latenciesMs.length = 0;
     const disconnectsBefore = totals(generators).disconnects;
     const intervalMs = options.intervalS * 1000;
     const durationMs = options.durationS * 1000;
@@ -273,15 +264,17 @@ async function main(): Promise<void> {
     const load = generatorCpu.stop();
     for (let i = 0; i < 100 && generators.some((g) => !g.sent); i++) await sleep(100);
     await sleep(2000); // the last statuses in flight
-    const rssEnd = rssBytes(server.pid) ?? Number.NaN;
+    const rssEnd = await settledRss(server);
+    const atEnd = await settledMemory(server);
     const heldAtEnd = await onlineCount(server, 'exhibits');
     const end = totals(generators);
     const sent = generators.reduce((n, g) => n + (g.sent?.sent ?? 0), 0);
     const sentOffline = generators.reduce((n, g) => n + (g.sent?.sentOffline ?? 0), 0);
-    const latencies = [...consoleSocket.latenciesMs].sort((a, b) => a - b);
+    const latencies = [...socket.latenciesMs].sort((a, b) => a - b);
     const held = Math.min(heldAfterRamp, afterRamp.ready);
-    const perConnection = (connected.rss - before.rss) / held;
-    const heapPerConnection = (connected.heap - before.heap) / held;
+    const perExhibit = (rssEnd - rssBefore) / held;
+    const perExhibitAfterGc = (atEnd.rss - fresh.rss) / held;
+    const heapPerExhibit = (atEnd.heap - fresh.heap) / held;
     const p99 = quantile(latencies, 0.99);
 
     const figures: Figure[] = [
@@ -296,37 +289,47 @@ async function main(): Promise<void> {
       { label: 'latency p99', value: `${p99.toFixed(1)} ms`, target: `< ${TARGETS.p99Ms} ms`, ok: p99 < TARGETS.p99Ms },
       { label: 'latency max', value: `${(latencies.at(-1) ?? Number.NaN).toFixed(1)} ms` },
       { label: 'server CPU, steady state', value: `${steady.percentOfOneCore.toFixed(1)}% of one core (${steady.cpuSeconds.toFixed(1)} s in ${steady.seconds.toFixed(0)} s)` },
-      { label: 'PostgreSQL backends CPU, steady state', value: `${db.percentOfOneCore.toFixed(1)}% of one core` },
+      { label: 'database CPU, steady state', value: databaseCpu(database, db.percentOfOneCore) },
       { label: 'load generators CPU, steady state', value: `${load.percentOfOneCore.toFixed(1)}% of one core` },
       { label: 'machine load average (1 min, 2 cores)', value: `${startLoad.toFixed(2)} at start, ${os.loadavg()[0]!.toFixed(2)} at end of the measurement` },
       { label: 'waiting for a CPU while runnable (server / console)', value: `${serverWait} / ${consoleWait} (main threads)` },
-      { label: 'server RSS before / connected / end', value: `${mib(before.rss)} / ${mib(connected.rss)} / ${mib(rssEnd)}` },
-      { label: 'server memory per connection (RSS)', value: `${(perConnection / 1024).toFixed(1)} KB`, target: `< ${TARGETS.bytesPerConnection / 1024} KB`, ok: perConnection < TARGETS.bytesPerConnection },
-      { label: 'of which JS heap + external', value: `${(heapPerConnection / 1024).toFixed(1)} KB` },
+      { label: 'server RSS fresh / exhibits created / connected / end', value: `${mib(rssFresh)} / ${mib(rssBefore)} / ${mib(rssConnected)} / ${mib(rssEnd)} (an exhibit: ${kb((rssConnected - rssBefore) / held)} connected less created, ${kb((rssEnd - rssFresh) / held)} end less fresh)` },
+      { label: 'server memory per exhibit (RSS end less exhibits created, no forced collection)', value: kb(perExhibit), target: `≤ ${TARGETS.bytesPerExhibit / 1024} KB`, ok: perExhibit <= TARGETS.bytesPerExhibit },
+      { label: 'after full collections (end less fresh): RSS / JS heap + external per exhibit', value: `${kb(perExhibitAfterGc)} / ${kb(heapPerExhibit)}` },
     ];
-    printFigures(options, figures);
-    writeResults(options, figures);
     if (end.errors.length) log(`exhibit errors seen: ${end.errors.join('; ')}`);
+    return figures;
   } catch (error) {
     const tail = server.logTail(20);
     if (tail) log(`server log tail:\n${tail}`);
     throw error;
   } finally {
     consoleSocket?.close();
-    await stopGenerators(generators);
+    await stopGenerators(runningGenerators);
     await server.stop();
-    log('stopped the server and the generators, dropped the database');
+    log(`${database}: stopped the server and the generators, removed the database`);
   }
 }
 
-function printFigures(options: Options, figures: Figure[]): void {
-  const width = Math.max(...figures.map((f) => f.label.length));
-  console.log(`\nExhibit benchmark: ${options.exhibits} exhibits, a status every ${options.intervalS} s, ${options.durationS} s measured (${new Date().toISOString()})`);
-  for (const f of figures) {
-    const target = f.target ? ` (target ${f.target})` : '';
-    const verdict = f.ok === undefined ? '' : f.ok ? `  ok${target}` : `  MISSED${target}`;
-    console.log(`  ${f.label.padEnd(width)}  ${f.value}${verdict}`);
+async function main(): Promise<void> {
+  const options = readOptions();
+  const limits = openFileLimits();
+  // Each connection is one descriptor here and one in the server (both inherit this limit).
+  const need = Math.ceil(options.exhibits / options.generators) + 200;
+  if (limits && limits.soft < need) {
+    throw new Error(`the open-file limit is ${limits.soft}; run \`ulimit -n ${Math.max(need * 2, 4096)}\` first (npm run bench raises it to the hard limit, ${limits.hard})`);
   }
+  log(
+    `${options.exhibits} exhibits in ${options.generators} generator process(es), a status every ${options.intervalS} s, ` +
+      `${options.durationS} s measured, connecting ${options.rampPerSecond}/s; database ${options.databases.join(' then ')}`,
+  );
+  checkServerBuild(options.fromSource ? 'source' : 'dist', log);
+  stopOnInterrupt(log, () => stopGenerators(runningGenerators).then(() => runningServer?.stop()));
+
+  const runs: { database: BenchDatabase; figures: Figure[] }[] = [];
+  for (const database of options.databases) runs.push({ database, figures: await runDatabase(database, options) });
+  printByDatabase(`Exhibit benchmark: ${options.exhibits} exhibits, a status every ${options.intervalS} s, ${options.durationS} s measured (${new Date().toISOString()})`, runs);
+  writeResults(options, figuresByDatabase(runs));
 }
 
 /** `npm run bench` collects figures from the file named by BENCH_RESULTS_FILE (see scripts/bench.mjs). */

@@ -1,9 +1,10 @@
 // A load process of the saturation benchmark (saturation.bench.ts): one raw MQTT connection per
-// board, to Plinth's embedded broker or to bare aedes, each keeping a fixed window of QoS 1 prop
-// changes in flight (a message is in flight until its PUBACK). Packets are copied from a template
-// built once per board, with the message id and the sequence number written in place, so that
-// the load costs little CPU next to the server it measures. Driven over the fork IPC channel
-// (saturation-protocol.ts).
+// board, to Plinth's embedded broker, to a Mosquitto Plinth manages (MQTT_URL), or to the bare
+// broker (aedes or Mosquitto), each keeping a fixed window of QoS 1 prop changes in flight (a
+// message is in flight until its PUBACK), under a rate cap no more than the cap allows. Packets
+// are copied from a template built once per board, with the message id and the sequence number
+// written in place, so that the load costs little CPU next to the server it measures. Driven
+// over the fork IPC channel (saturation-protocol.ts).
 import net from 'node:net';
 import { defaultPeripherals } from '@plinth/hardware-sim';
 import { hardwareTopic } from '@plinth/shared';
@@ -31,7 +32,22 @@ type Connection = {
   setupPending: number;
 };
 
-type SideState = { connections: Connection[]; running: boolean; window: number; sent: number };
+type SideState = {
+  connections: Connection[];
+  running: boolean;
+  window: number;
+  sent: number;
+  /** Prop changes a second this process may send on the side (0: no cap, the window alone). */
+  rate: number;
+  /** Prop changes it may send now under `rate`, refilled by `pacer`. */
+  allowance: number;
+  pacer: NodeJS.Timeout | null;
+};
+
+/** How often a capped side's allowance is refilled and its connections topped up (ms). */
+const PACE_MS = 5;
+/** The allowance holds at most this long's worth (ms): a late timer loses nothing, and no burst is larger. */
+const ALLOWANCE_MS = 20;
 
 const sides = new Map<Side, SideState>();
 
@@ -42,7 +58,7 @@ function report(message: FromLoad): void {
 function sideState(side: Side): SideState {
   let state = sides.get(side);
   if (!state) {
-    state = { connections: [], running: false, window: 1, sent: 0 };
+    state = { connections: [], running: false, window: 1, sent: 0, rate: 0, allowance: 0, pacer: null };
     sides.set(side, state);
   }
   return state;
@@ -50,8 +66,10 @@ function sideState(side: Side): SideState {
 
 /** Writes as many prop changes as the window allows, in one socket write. */
 function topUp(connection: Connection, state: SideState): void {
-  const count = state.running ? state.window - connection.inFlight : 0;
+  let count = state.running ? state.window - connection.inFlight : 0;
+  if (state.rate) count = Math.min(count, Math.floor(state.allowance));
   if (count <= 0) return;
+  if (state.rate) state.allowance -= count;
   const { template, idOffset, sequenceOffset } = connection;
   const size = template.length;
   const batch = Buffer.allocUnsafe(size * count);
@@ -160,6 +178,29 @@ function openConnection(url: URL, board: FleetBoard, state: SideState): Promise<
   });
 }
 
+/**
+ * Under a rate cap, every PACE_MS: refill the allowance (at most ALLOWANCE_MS worth) and top up the
+ * connections, starting each time one further along so that none is always last.
+ */
+function startPacer(state: SideState): void {
+  let last = performance.now();
+  let first = 0;
+  state.allowance = 0;
+  state.pacer = setInterval(() => {
+    const now = performance.now();
+    state.allowance = Math.min(state.allowance + (state.rate * (now - last)) / 1000, Math.max(1, (state.rate * ALLOWANCE_MS) / 1000));
+    last = now;
+    const { connections } = state;
+    for (let i = 0; i < connections.length && state.allowance >= 1; i++) topUp(connections[(first + i) % connections.length]!, state);
+    first = (first + 1) % Math.max(1, connections.length);
+  }, PACE_MS);
+}
+
+function stopPacer(state: SideState): void {
+  if (state.pacer) clearInterval(state.pacer);
+  state.pacer = null;
+}
+
 async function connect(message: Extract<ToLoad, { type: 'connect' }>): Promise<void> {
   const state = sideState(message.side);
   const url = new URL(message.url);
@@ -173,6 +214,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function stop(side: Side): Promise<void> {
   const state = sideState(side);
   state.running = false;
+  stopPacer(state);
   for (let i = 0; i < 500 && state.connections.some((c) => c.inFlight > 0); i++) await sleep(20);
   const unacknowledged = state.connections.reduce((n, c) => n + c.inFlight, 0);
   report({ type: 'stopped', side, sent: state.sent, unacknowledged });
@@ -181,6 +223,7 @@ async function stop(side: Side): Promise<void> {
 async function disconnect(side: Side): Promise<void> {
   const state = sideState(side);
   state.running = false;
+  stopPacer(state);
   await Promise.all(
     state.connections.map(
       (c) =>
@@ -205,7 +248,9 @@ process.on('message', (message: ToLoad) => {
       state.running = true;
       state.window = message.window;
       state.sent = 0;
-      for (const connection of state.connections) topUp(connection, state);
+      state.rate = message.rate;
+      if (state.rate) startPacer(state);
+      else for (const connection of state.connections) topUp(connection, state);
       return;
     }
     case 'stop':

@@ -5,8 +5,15 @@
 import type { ManifestInput } from '@plinth/shared';
 import type { FleetBoard } from './hardware-protocol.js';
 
-/** Which server a set of connections or a receiver talks to: Plinth's embedded broker, or bare aedes. */
-export type Side = 'plinth' | 'broker';
+/**
+ * Which server a set of connections or a receiver talks to: one Plinth node (its embedded broker,
+ * or a Mosquitto it manages through MQTT_URL), two Plinth nodes sharing a Mosquitto (`cluster`),
+ * or the bare broker (aedes or Mosquitto) alone.
+ */
+export type Side = 'plinth' | 'cluster' | 'broker';
+
+/** The sides a console socket on `/ws` receives: Plinth's. */
+export type PlinthSide = Exclude<Side, 'broker'>;
 
 /** What the receiver counts: the boards' prop changes on either side, or the exhibits' statuses (Plinth only). */
 export type Stream = Side | 'exhibit';
@@ -55,8 +62,11 @@ export const STATUS_FRAME_BYTES = Buffer.byteLength(statusMessage(0)) + 6;
 export type ToLoad =
   /** Open one connection per board to `url` as that board (status, announce, subscribe to cmd). */
   | { type: 'connect'; side: Side; url: string; boards: FleetBoard[] }
-  /** Every connection of `side` keeps `window` prop changes in flight (QoS 1, until its PUBACK). */
-  | { type: 'start'; side: Side; window: number }
+  /**
+   * Every connection of `side` keeps `window` prop changes in flight (QoS 1, until its PUBACK);
+   * with `rate` (not 0), the process's connections together send at most that many a second.
+   */
+  | { type: 'start'; side: Side; window: number; rate: number }
   /** Stop sending on `side`; answer `stopped` once every message in flight is acknowledged. */
   | { type: 'stop'; side: Side }
   /** Close the connections of `side` (DISCONNECT, then end). */
@@ -100,13 +110,13 @@ export type FromExhibitLoad =
 
 /** What the benchmark tells the receiver process. */
 export type ToReceiver =
-  /** Plinth: a console socket on `/ws` signed in with `cookie`, subscribed to every board. */
-  | { type: 'open-console'; url: string; cookie: string; hardwareIds: string[] }
-  /** The bare broker: a plain MQTT subscriber to every board's `prop` topic (QoS 0). */
+  /** Plinth (`side`): a console socket on `/ws` signed in with `cookie`, subscribed to every board. */
+  | { type: 'open-console'; side: PlinthSide; url: string; cookie: string; hardwareIds: string[] }
+  /** The bare broker (aedes or Mosquitto): a plain MQTT subscriber to every board's `prop` topic (QoS 0). */
   | { type: 'open-subscriber'; url: string }
   /** Plinth's exhibits: a second console socket on `/ws`, signed in with `cookie`, subscribed to every exhibit. */
   | { type: 'open-exhibit-console'; url: string; cookie: string; exhibitIds: string[] }
-  | { type: 'close-console' }
+  | { type: 'close-console'; side: PlinthSide }
   | { type: 'close-exhibit-console' }
   | { type: 'close-subscriber' }
   /** New connections whose sequence numbers start again at 1: forget each board's (or exhibit's) last one. */
@@ -123,6 +133,7 @@ export type FromReceiver =
    * that came with a sequence number at or below one already seen for their board or exhibit
    * (reordered or duplicated), the numbers skipped over (a value arrived more than one above the
    * last seen: the values between were merged away by the server's slow-console outbox, or lost),
-   * and the receiver's clock (performance.now(), ms) when it counted.
+   * how often the console was told its server's link to Redis was lost (`realtime.status`, not
+   * live: events of that time are missing), and the receiver's clock (performance.now(), ms) when it counted.
    */
-  | { type: 'count'; side: Stream; received: number; reordered: number; skipped: number; at: number };
+  | { type: 'count'; side: Stream; received: number; reordered: number; skipped: number; linkLost: number; at: number };

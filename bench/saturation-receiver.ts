@@ -1,6 +1,7 @@
 // The receiver process of the saturation benchmark (saturation.bench.ts): what a subscribed
-// console sees of Plinth (a `/ws` socket subscribed to every board), what a plain MQTT
-// subscriber sees of bare aedes (every board's `prop` topic, QoS 0), and what a second console
+// console sees of Plinth (a `/ws` socket subscribed to every board, one per Plinth side: one node,
+// or the first of two nodes), what a plain MQTT subscriber sees of the bare broker, aedes or
+// Mosquitto (every board's `prop` topic, QoS 0), and what another console
 // socket subscribed to every exhibit sees of the exhibits' statuses. It counts the prop changes
 // and statuses and checks each board's and exhibit's sequence numbers arrive complete and in
 // order. Its own process, so that its CPU is measured apart from the load and the benchmark.
@@ -10,12 +11,12 @@ import type WebSocket from 'ws';
 import type { ServerMessage } from '@plinth/shared';
 import { openSubscribedConsole } from './lib/console-socket.js';
 import { connectPacket, frameReader, PacketType, readPublish, subscribePacket } from './lib/mqtt-wire.js';
-import { EXHIBIT_STATUS_ID, type FromReceiver, type Stream, type ToReceiver } from './saturation-protocol.js';
+import { EXHIBIT_STATUS_ID, type FromReceiver, type PlinthSide, type Stream, type ToReceiver } from './saturation-protocol.js';
 
-type Tally = { received: number; reordered: number; skipped: number; last: Map<string, number> };
+type Tally = { received: number; reordered: number; skipped: number; linkLost: number; last: Map<string, number> };
 
-const tally = (): Tally => ({ received: 0, reordered: 0, skipped: 0, last: new Map() });
-const tallies: Record<Stream, Tally> = { plinth: tally(), broker: tally(), exhibit: tally() };
+const tally = (): Tally => ({ received: 0, reordered: 0, skipped: 0, linkLost: 0, last: new Map() });
+const tallies: Record<Stream, Tally> = { plinth: tally(), cluster: tally(), broker: tally(), exhibit: tally() };
 
 function report(message: FromReceiver): void {
   process.send?.(message);
@@ -35,7 +36,8 @@ function record(tally: Tally, board: string, sequence: number): void {
   }
 }
 
-let console_: WebSocket | null = null;
+/** The boards' console sockets, one per Plinth side. */
+const consoles = new Map<PlinthSide, WebSocket>();
 let exhibitConsole: WebSocket | null = null;
 
 /** A console socket signed in with `cookie`, subscribed to every board or exhibit named, each event to `onEvent`. */
@@ -60,12 +62,13 @@ function answerOpening(side: Stream, opening: Promise<void>): void {
 }
 
 async function openConsole(message: Extract<ToReceiver, { type: 'open-console' }>): Promise<void> {
-  const tally = tallies.plinth;
-  console_ = await openCountingConsole(message, 'hardwareIds', message.hardwareIds, (event) => {
+  const tally = tallies[message.side];
+  const socket = await openCountingConsole(message, 'hardwareIds', message.hardwareIds, (event) => {
     if (event.type === 'hardware.propChanged' && event.peripheralId === 'text1' && event.propName === 'text') {
       record(tally, event.hardwareId, Number(event.value));
-    }
+    } else if (event.type === 'realtime.status' && !event.live) tally.linkLost += 1;
   });
+  consoles.set(message.side, socket);
 }
 
 let subscriber: net.Socket | null = null;
@@ -95,7 +98,7 @@ async function openSubscriber(url: URL): Promise<void> {
 process.on('message', (message: ToReceiver) => {
   switch (message.type) {
     case 'open-console':
-      answerOpening('plinth', openConsole(message));
+      answerOpening(message.side, openConsole(message));
       return;
     case 'open-subscriber':
       answerOpening('broker', openSubscriber(new URL(message.url)));
@@ -108,8 +111,8 @@ process.on('message', (message: ToReceiver) => {
       subscriber = null;
       return;
     case 'close-console':
-      console_?.close();
-      console_ = null;
+      consoles.get(message.side)?.close();
+      consoles.delete(message.side);
       return;
     case 'close-exhibit-console':
       exhibitConsole?.close();
@@ -119,12 +122,12 @@ process.on('message', (message: ToReceiver) => {
       tallies[message.side].last.clear();
       return;
     case 'count': {
-      const { received, reordered, skipped } = tallies[message.side];
-      report({ type: 'count', side: message.side, received, reordered, skipped, at: performance.now() });
+      const { received, reordered, skipped, linkLost } = tallies[message.side];
+      report({ type: 'count', side: message.side, received, reordered, skipped, linkLost, at: performance.now() });
       return;
     }
     case 'close':
-      console_?.close();
+      for (const socket of consoles.values()) socket.close();
       exhibitConsole?.close();
       subscriber?.destroy();
       process.exit(0);

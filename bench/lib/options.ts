@@ -58,3 +58,38 @@ export function readDatabases(flag: FlagValue, fallback: BenchDatabase | 'both' 
   if (raw === 'pglite' || raw === 'postgres') return [raw];
   throw new Error(`--database must be postgres, pglite or both (got ${raw})`);
 }
+
+/** One benchmark's figures on one database: what was measured, its value, and its target if it has one. */
+type DatabaseFigures = { database: BenchDatabase; figures: { label: string; value: string; target?: string; ok?: boolean }[] };
+
+/**
+ * Prints a benchmark's figures of each database side by side, as a markdown table: a row per
+ * figure, a column per database (the value, then `met` or `MISSED` where the figure has a target),
+ * the target last. A figure one database lacks reads `–`.
+ */
+export function printByDatabase(title: string, runs: DatabaseFigures[]): void {
+  const labels = [...new Set(runs.flatMap((run) => run.figures.map((f) => f.label)))];
+  const cell = (run: DatabaseFigures, label: string) => {
+    const figure = run.figures.find((f) => f.label === label);
+    if (!figure) return '–';
+    return figure.ok === undefined ? figure.value : `${figure.value}: ${figure.ok ? 'met' : 'MISSED'}`;
+  };
+  const targetOf = (label: string) => runs.flatMap((run) => run.figures).find((f) => f.label === label && f.target)?.target ?? '';
+  const rows = [['figure', ...runs.map((run) => run.database), 'target'], ...labels.map((label) => [label, ...runs.map((run) => cell(run, label)), targetOf(label)])];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) => `| ${row.map((text, column) => text.padEnd(widths[column]!)).join(' | ')} |`;
+  console.log(`\n${title}\n`);
+  console.log(line(rows[0]!));
+  console.log(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+/** The figures of every database in one list, each label led by its database (`pglite: latency p99`), for BENCH_RESULTS_FILE. */
+export function figuresByDatabase(runs: DatabaseFigures[]): DatabaseFigures['figures'] {
+  return runs.flatMap((run) => run.figures.map((figure) => ({ ...figure, label: `${run.database}: ${figure.label}` })));
+}
+
+/** A database's CPU over a window, as a figure: PostgreSQL's backends serving the server; PGlite's is counted in the server's own. */
+export function databaseCpu(database: BenchDatabase, percentOfOneCore: number): string {
+  return database === 'postgres' ? `${percentOfOneCore.toFixed(1)}% of one core (PostgreSQL backends)` : 'in the server CPU (PGlite runs in its process)';
+}

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SESSION_COOKIE } from '@plinth/shared';
 import { freePort } from '../../apps/server/src/test/free-port.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../../apps/server/src/test/postgres.js';
+import { rssBytes } from './proc-stats.js';
 
 /** The repository root (bench/lib/../..). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -126,6 +127,11 @@ async function freshDatabase(database: BenchDatabase, log: (line: string) => voi
   };
 }
 
+/** Another server's database, which that server created and drops. */
+function sharedDatabase(url: string): { url: string; label: string; drop: () => Promise<void> } {
+  return { url, label: `PostgreSQL database ${new URL(url).pathname.slice(1)} (shared)`, drop: async () => undefined };
+}
+
 /** Signs the admin in: the session cookie header. */
 async function signIn(url: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/auth/user/login`, {
@@ -156,10 +162,18 @@ export async function startBenchServer(options: {
   heapMib?: number;
   /** The built console to serve (WEB_DIST, e.g. apps/web/dist); none by default. */
   webDist?: string;
+  /** Settings over the benchmark's own (e.g. MQTT_URL, REDIS_URL, SECRET_KEY for several nodes); none by default. */
+  env?: Record<string, string>;
+  /**
+   * Another bench server's PostgreSQL database (`databaseUrl`), for a second node of one
+   * deployment: neither created nor dropped here, and its admin is not created again, only
+   * signed in. A fresh database by default.
+   */
+  databaseUrl?: string;
 }): Promise<BenchServer> {
   const { mode, log } = options;
-  const database = options.database ?? 'postgres';
-  const db = await freshDatabase(database, log);
+  const database = options.databaseUrl ? 'postgres' : (options.database ?? 'postgres');
+  const db = options.databaseUrl ? sharedDatabase(options.databaseUrl) : await freshDatabase(database, log);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-bench-'));
   const logFile = path.join(dataDir, 'server.log');
   const memoryFile = path.join(dataDir, 'memory.json');
@@ -183,6 +197,7 @@ export async function startBenchServer(options: {
     REDIS_URL: '',
     SMTP_URL: '',
     BENCH_MEMORY_FILE: memoryFile,
+    ...options.env,
   };
   let child: ChildProcess | null = null;
   let stopped = false;
@@ -210,7 +225,7 @@ export async function startBenchServer(options: {
   };
 
   try {
-    runCli(mode, ['user', 'create', '--email', ADMIN.email, '--password', ADMIN.password, '--first-name', 'Bench', '--last-name', 'Admin', '--platform-admin'], env);
+    if (!options.databaseUrl) runCli(mode, ['user', 'create', '--email', ADMIN.email, '--password', ADMIN.password, '--first-name', 'Bench', '--last-name', 'Admin', '--platform-admin'], env);
     const heap = options.heapMib ? [`--max-old-space-size=${options.heapMib}`] : [];
     const profile = process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [];
     const probe = [...heap, ...profile, '--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/memory-probe.mjs')).href];
@@ -256,4 +271,32 @@ export async function startBenchServer(options: {
     await stop();
     throw new Error(`${(error as Error).message}${tail ? `\n--- server log ---\n${tail}` : ''}`);
   }
+}
+
+/**
+ * The server's resident memory (RSS, from /proc) once it has stopped moving, with no collection
+ * forced: read every second until five readings in a row lie within 1 MiB, or for `maxS` seconds
+ * at most (30 by default); answers the median of the last five readings.
+ */
+export async function settledRss(server: BenchServer, maxS = 30): Promise<number> {
+  const readings: number[] = [];
+  const started = Date.now();
+  for (;;) {
+    readings.push(rssBytes(server.pid) ?? Number.NaN);
+    const last = readings.slice(-5);
+    if (last.length === 5 && (Math.max(...last) - Math.min(...last) < 1024 * 1024 || Date.now() - started >= maxS * 1000)) {
+      return last.sort((a, b) => a - b)[2]!;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** On SIGINT or SIGTERM, once: says so, runs `stop` (the benchmark's load processes and server), and exits with 130. */
+export function stopOnInterrupt(log: (line: string) => void, stop: () => Promise<unknown>): void {
+  const interrupted = () => {
+    log('interrupted: stopping');
+    void stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
 }

@@ -184,10 +184,10 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<F
   runningServer = server;
   let consoleSocket: ConsoleSocket | null = null;
   try {
-    // Memory per exhibit (issue 22): the server's resident memory at the end of the steady state
-    // less its memory with the exhibits created but none connected, with no collection forced in
-    // between (what holding the exhibits costs). Also printed: the same less the fresh server's,
-    // where the setup's leftovers count too.
+    // Memory per exhibit (issue 22): the server's resident memory at the end of the steady state,
+    // with no collection forced, less its memory with the exhibits created but none connected and
+    // less the fresh server's; the larger counts (RSS falls in steps as the setup's leftovers are
+    // handed back, which alone would flatter the first: one PGlite run gave -15.9 KB).
     const rssFresh = await settledRss(server);
     const fresh = await settledMemory(server);
     let started = performance.now();
@@ -272,7 +272,8 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<F
     const sentOffline = generators.reduce((n, g) => n + (g.sent?.sentOffline ?? 0), 0);
     const latencies = [...socket.latenciesMs].sort((a, b) => a - b);
     const held = Math.min(heldAfterRamp, afterRamp.ready);
-    const perExhibit = (rssEnd - rssBefore) / held;
+    // The larger of the two: neither the setup's leftovers nor the memory they free later may flatter it.
+    const perExhibit = Math.max(rssEnd - rssBefore, rssEnd - rssFresh) / held;
     const perExhibitAfterGc = (atEnd.rss - fresh.rss) / held;
     const heapPerExhibit = (atEnd.heap - fresh.heap) / held;
     const p99 = quantile(latencies, 0.99);
@@ -294,7 +295,7 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<F
       { label: 'machine load average (1 min, 2 cores)', value: `${startLoad.toFixed(2)} at start, ${os.loadavg()[0]!.toFixed(2)} at end of the measurement` },
       { label: 'waiting for a CPU while runnable (server / console)', value: `${serverWait} / ${consoleWait} (main threads)` },
       { label: 'server RSS fresh / exhibits created / connected / end', value: `${mib(rssFresh)} / ${mib(rssBefore)} / ${mib(rssConnected)} / ${mib(rssEnd)} (an exhibit: ${kb((rssConnected - rssBefore) / held)} connected less created, ${kb((rssEnd - rssFresh) / held)} end less fresh)` },
-      { label: 'server memory per exhibit (RSS end less exhibits created, no forced collection)', value: kb(perExhibit), target: `≤ ${TARGETS.bytesPerExhibit / 1024} KB`, ok: perExhibit <= TARGETS.bytesPerExhibit },
+      { label: 'server memory per exhibit (RSS, no forced collection: the larger of end less created and end less fresh)', value: kb(perExhibit), target: `≤ ${TARGETS.bytesPerExhibit / 1024} KB`, ok: perExhibit <= TARGETS.bytesPerExhibit },
       { label: 'after full collections (end less fresh): RSS / JS heap + external per exhibit', value: `${kb(perExhibitAfterGc)} / ${kb(heapPerExhibit)}` },
     ];
     if (end.errors.length) log(`exhibit errors seen: ${end.errors.join('; ')}`);

@@ -344,11 +344,11 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<{
   runningServer = server;
   let consoleSocket: ConsoleSocket | null = null;
   try {
-    // Memory per board (issue 22): the server's resident memory at the end of the steady state less
-    // its memory with the boards created but none connected, with no collection forced in between
-    // (the documented definition: what holding the boards costs). Also printed: the same less the
-    // fresh server's, where the setup's leftovers (20,000 REST calls on PGlite, the embedded
-    // database's grown buffers) count too.
+    // Memory per board (issue 22): the server's resident memory at the end of the steady state, with
+    // no collection forced, less its memory with the boards created but none connected (what holding
+    // them costs) and less the fresh server's (what an operator sees it grow by, the embedded
+    // database's grown buffers and the setup's leftovers included); the larger counts. RSS falls in
+    // steps as the setup's leftovers are handed back, which alone would flatter the first.
     const rssFresh = await settledRss(server);
     const gcFresh = await server.memory();
     let started = performance.now();
@@ -433,7 +433,8 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<{
     if (end.errors.length) log(`board errors seen: ${end.errors.join('; ')}`);
 
     const held = Math.min(heldAfterRamp, afterRamp.ready);
-    const perBoard = (rssEnd - rssBefore) / held;
+    // The larger of the two: neither the setup's leftovers nor the memory they free later may flatter it.
+    const perBoard = Math.max(rssEnd - rssBefore, rssEnd - rssFresh) / held;
     const perBoardAfterGc = (gcEnd.rss - gcFresh.rss) / held;
     const heapPerBoard = (gcEnd.heapUsed - gcFresh.heapUsed) / held;
     const p99 = quantile(latencies, 0.99);
@@ -455,7 +456,7 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<{
       { label: 'database CPU, steady state', value: databaseCpu(database, db.percentOfOneCore) },
       { label: 'board fleet CPU, steady state', value: `${load.percentOfOneCore.toFixed(1)}% of one core` },
       { label: 'server RSS fresh / boards created / connected / end', value: `${mib(rssFresh)} / ${mib(rssBefore)} / ${mib(rssConnected)} / ${mib(rssEnd)} (a board: ${kb((rssConnected - rssBefore) / held)} connected less created, ${kb((rssEnd - rssFresh) / held)} end less fresh)` },
-      { label: 'server memory per board (RSS end less boards created, no forced collection)', value: kb(perBoard), target: `≤ ${TARGETS.bytesPerBoard / 1024} KB`, ok: perBoard <= TARGETS.bytesPerBoard },
+      { label: 'server memory per board (RSS, no forced collection: the larger of end less created and end less fresh)', value: kb(perBoard), target: `≤ ${TARGETS.bytesPerBoard / 1024} KB`, ok: perBoard <= TARGETS.bytesPerBoard },
       { label: 'after a full GC (end less fresh): RSS / JS heap per board', value: `${kb(perBoardAfterGc)} / ${kb(heapPerBoard)}` },
       ...wallFigures,
     ];

@@ -24,7 +24,7 @@ export type CompiledCheck<T> = (input: unknown) => T | typeof INVALID;
 
 /** The schema's parser: the compiled check first, zod for the reason when it refuses. */
 export function compileSchema<S extends z.ZodType>(schema: S): SchemaParser<z.output<S>> & { check: CompiledCheck<z.output<S>> } {
-  const check = compileCheck(schema);
+  const { check } = compileWithReport(schema);
   return {
     check,
     safeParse(input) {
@@ -44,11 +44,6 @@ type Internals = {
   values?: Set<unknown>;
 };
 const internals = (schema: unknown): Internals => (schema as { _zod: Internals })._zod;
-
-/** Builds the check function of a schema. */
-export function compileCheck<S extends z.ZodType>(schema: S): CompiledCheck<z.output<S>> {
-  return compileWithReport(schema).check;
-}
 
 /**
  * The check, and the zod types of the nodes it hands to zod (for tests and profiles: a hot

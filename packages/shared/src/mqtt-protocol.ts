@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SchemaParser } from './compiled-schema.js';
-import { describeUnsafeText, findUnsafeText, formatFieldPath, mayHoldUnsafeText } from './text.js';
+import { describeUnsafeText, findUnsafeTextInJson, formatFieldPath } from './text.js';
 
 /**
  * The hardware MQTT protocol (docs/protocols/hardware-mqtt.md). Every topic of a board sits under
@@ -189,7 +189,7 @@ export function parsePayload<T>(schema: SchemaParser<T>, payload: Uint8Array | s
   } catch {
     return { success: false, reason: 'payload: not JSON' };
   }
-  const unsafe = mayHoldUnsafeText(text) ? findUnsafeText(json) : null;
+  const unsafe = findUnsafeTextInJson(text, json);
   if (unsafe) return { success: false, reason: describeUnsafeText(unsafe, 'payload') };
   const result = schema.safeParse(json);
   if (result.success) return { success: true, data: result.data };

@@ -71,6 +71,11 @@ export function mayHoldUnsafeText(jsonText: string): boolean {
 }
 const ESCAPE_OR_SURROGATE = /\\u|[\uD800-\uDFFF]/;
 
+/** findUnsafeText of a value parsed from `jsonText`, skipping the walk when the text cannot hold one. */
+export function findUnsafeTextInJson(jsonText: string, value: unknown): UnsafeText | null {
+  return mayHoldUnsafeText(jsonText) ? findUnsafeText(value) : null;
+}
+
 /**
  * The first string (or object key), in document order, of a JSON-like value that PostgreSQL
  * cannot store (see unsafeTextProblem); null when there is none. This is the one rule every

@@ -38,7 +38,6 @@ export class PgliteThread implements PgliteQueries {
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: { dataDir } })
       : new Worker(entry, { workerData: { dataDir }, execArgv: [] });
     const thread = new PgliteThread(worker);
-    // Owed answers keep the process alive (request, settle); an idle thread does not.
     // The worker answers id 0 once PGlite is open (or could not be).
     await new Promise((resolve, reject) => thread.pending.set(0, { resolve, reject })).catch(async (error: unknown) => {
       await worker.terminate();
@@ -48,11 +47,11 @@ export class PgliteThread implements PgliteQueries {
   }
 
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    return this.request({ op: 'query', sql, params, options: toWireOptions(options) }) as Promise<Results<T>>;
+    return this.queriesIn(undefined).query<T>(sql, params, options);
   }
 
   exec(sql: string): Promise<Results[]> {
-    return this.request({ op: 'exec', sql }) as Promise<Results[]>;
+    return this.queriesIn(undefined).exec(sql);
   }
 
   /** Runs `callback` in one transaction: committed when it resolves, rolled back when it throws. */
@@ -60,14 +59,9 @@ export class PgliteThread implements PgliteQueries {
     // The transaction is named by the id of its `begin` request.
     const tx = this.nextId;
     await this.request({ op: 'begin' });
-    const queries: PgliteQueries = {
-      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) =>
-        this.request({ op: 'query', sql, params, options: toWireOptions(options), tx }) as Promise<Results<R>>,
-      exec: (sql: string) => this.request({ op: 'exec', sql, tx }) as Promise<Results[]>,
-    };
     let result: T;
     try {
-      result = await callback(queries);
+      result = await callback(this.queriesIn(tx));
     } catch (error) {
       await this.request({ op: 'end', tx, commit: false });
       throw error;
@@ -80,6 +74,15 @@ export class PgliteThread implements PgliteQueries {
   async close(): Promise<void> {
     if (!this.stopped) await this.request({ op: 'close' });
     await this.worker.terminate();
+  }
+
+  /** Queries outside any transaction (`tx` undefined) or inside the open transaction `tx`. */
+  private queriesIn(tx: number | undefined): PgliteQueries {
+    return {
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) =>
+        this.request({ op: 'query', sql, params, options: toWireOptions(options), tx }) as Promise<Results<R>>,
+      exec: (sql: string) => this.request({ op: 'exec', sql, tx }) as Promise<Results[]>,
+    };
   }
 
   private request(request: Request): Promise<unknown> {

@@ -19,14 +19,10 @@ const answer = (message: WireAnswer) => port.postMessage(message);
 
 async function serve(db: PGlite, request: WireRequest): Promise<unknown> {
   switch (request.op) {
-    case 'query': {
-      const target = request.tx === undefined ? db : transactionOf(request.tx).tx;
-      return target.query(request.sql, request.params, fromWireOptions(request.options));
-    }
-    case 'exec': {
-      const target = request.tx === undefined ? db : transactionOf(request.tx).tx;
-      return target.exec(request.sql);
-    }
+    case 'query':
+      return targetOf(db, request.tx).query(request.sql, request.params, fromWireOptions(request.options));
+    case 'exec':
+      return targetOf(db, request.tx).exec(request.sql);
     case 'begin':
       return begin(db, request.id);
     case 'end': {
@@ -45,6 +41,11 @@ async function serve(db: PGlite, request: WireRequest): Promise<unknown> {
       await db.close();
       return null;
   }
+}
+
+/** The database, or the open transaction `tx` a request names. */
+function targetOf(db: PGlite, tx: number | undefined): PGlite | Transaction {
+  return tx === undefined ? db : transactionOf(tx).tx;
 }
 
 function transactionOf(id: number): OpenTransaction {

@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import {
   compileSchema,
   describeUnsafeText,
-  findUnsafeText,
-  mayHoldUnsafeText,
+  findUnsafeTextInJson,
   parseManifest,
   SdkMessageSchema,
   type GatewayMessage,
@@ -87,7 +86,7 @@ function readMessage(connection: ExhibitConnection, raw: string, metrics: Pick<M
     connection.write({ type: 'error', message: `Invalid message: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim() });
     return null;
   }
-  const unsafe = mayHoldUnsafeText(raw) ? findUnsafeText(json) : null;
+  const unsafe = findUnsafeTextInJson(raw, json);
   if (unsafe) {
     metrics.exhibitMessagesInvalid.inc('text');
     connection.write(unsafeTextAnswer(parsed.data, unsafe));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeText, Id, type ServerMessage } from '@plinth/shared';
+import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeTextInJson, Id, type ServerMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { hashSecret } from '../lib/crypto.js';
 import { describeFailure } from '../lib/describe-failure.js';
@@ -243,7 +243,7 @@ class ConsoleConnection {
       this.send({ type: 'error', message: `Unknown or invalid message: ${parsed.error.issues[0]?.message ?? ''}` });
       return;
     }
-    const unsafe = findUnsafeText(json);
+    const unsafe = findUnsafeTextInJson(raw, json);
     if (unsafe) {
       this.send({ type: 'error', message: `Invalid message: ${describeUnsafeText(unsafe, 'message')}` });
       return;

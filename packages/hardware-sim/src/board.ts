@@ -178,10 +178,14 @@ export class SimulatedBoard extends EventEmitter<{ event: [BoardEvent] }> {
       this.scheduleReconnect('the connection was lost');
     });
     await client.subscribeAsync(hardwareTopic(this.hardwareId, 'cmd'), { qos: 1 });
+    // stop() or a drop may come during any of these round trips: this connection is then no longer
+    // the board's, and must not start a heartbeat (its timer would keep a stopped board's process alive).
+    if (this.client !== client) return;
     this.print(`connected to ${this.options.url}`);
     this.emit('event', { kind: 'connected' });
     await this.publish('status', { online: true, epoch });
     await this.announce();
+    if (this.client !== client) return;
     this.startHeartbeat();
     this.logLine('info', `booted (plinth firmware ${this.plinthFw}, user firmware ${this.userFw})`);
   }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Aedes } from 'aedes';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedBoard, type BoardEvent } from '@plinth/hardware-sim';
@@ -17,6 +17,7 @@ import { waitUntil } from '../test/hardware-kit.js';
 const HARDWARE_ID = '0b6c0b52-8f0e-4f4e-9a55-1d7d1b1f0c11';
 const GOOD = 'good-token';
 const SIMULATOR_CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../packages/hardware-sim/bin/plinth-hw-sim.js');
+const SIMULATOR_LIBRARY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../packages/hardware-sim/dist/index.js');
 
 type Broker = { port: number; close: () => Promise<void> };
 
@@ -92,6 +93,30 @@ describe('the simulated board reconnects by itself', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(events.filter((e) => e.kind === 'reconnecting')).toEqual([]);
     expect(events.filter((e) => e.kind === 'refused')).toHaveLength(1);
+  });
+
+  it('lets the process end when stopped while its connection is still announcing', { timeout: 30_000 }, async () => {
+    // The command line's Ctrl-C can land between "connected" and the heartbeat's start: the
+    // heartbeat must not start for a stopped board, or its timer keeps the process alive forever.
+    const port = await freePort();
+    const broker = await startBroker(port);
+    cleanup.push(() => broker.close());
+    const script = [
+      `import { SimulatedBoard } from ${JSON.stringify(pathToFileURL(SIMULATOR_LIBRARY).href)};`,
+      `const board = new SimulatedBoard({ url: 'mqtt://127.0.0.1:${port}', hardwareId: '${HARDWARE_ID}', token: '${GOOD}', heartbeatMs: 200 });`,
+      `board.on('event', (event) => { if (event.kind === 'connected') { console.log('connected'); void board.stop().then(() => console.log('stopped')); } });`,
+      `await board.start().catch(() => undefined);`,
+    ].join('\n');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanup.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const timedOut = new Promise<'still running'>((resolve) => setTimeout(resolve, 10_000, 'still running'));
+    expect(await Promise.race([exited, timedOut])).toBe(0);
+    expect(output).toBe('connected\nstopped\n');
   });
 
   it('keeps the command line running while the broker is away, and exits 1 with the reason when refused', { timeout: 120_000 }, async () => {

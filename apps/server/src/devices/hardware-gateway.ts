@@ -12,6 +12,7 @@ import { BoardPropCatalog } from './board-props.js';
 import { BoardQueue } from './board-queue.js';
 import { openBoardTransport } from './board-transport.js';
 import { BoardWrites } from './board-writes.js';
+import { readPeripherals } from './hardware-ingest.repository.js';
 import { createInvalidMessages } from './invalid-messages.js';
 import type { HardwareGateway } from './ports.js';
 
@@ -49,7 +50,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
     if (!closing) queue.enqueue(hardwareId, () => presence.changeOnline(hardwareId, { online: false, reason: 'disconnect' }));
   });
   const commands = new BoardCommands(transport.link, options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS);
-  const props = new BoardPropCatalog(db);
+  const props = new BoardPropCatalog((hardwareId) => readPeripherals(db, hardwareId));
   const writes = new BoardWrites(deps, flushMs);
   const invalid = createInvalidMessages(deps, { flushMs });
   const handlers = createBoardMessageHandlers({ deps, presence, props, writes, commands, invalid, isShared });

@@ -11,14 +11,16 @@ import type { OfflineReason } from '../../devices/ports.js';
 
 /**
  * Exhibits left online when no connection can exist (one node, starting) go offline, each with a
- * history row; answers how many.
+ * history row (in one transaction: no reader sees one without the other); answers how many.
  */
 export async function resetStaleOnline(db: Db, at: Date): Promise<number> {
-  const stale = await db.update(exhibits).set({ online: false, lastOnlineChange: at, heldBy: null }).where(eq(exhibits.online, true)).returning({ id: exhibits.id });
-  if (stale.length) {
-    await db.insert(exhibitConnections).values(stale.map((e) => ({ exhibitId: e.id, online: false, reason: 'restart' })));
-  }
-  return stale.length;
+  return db.transaction(async (tx) => {
+    const stale = await tx.update(exhibits).set({ online: false, lastOnlineChange: at, heldBy: null }).where(eq(exhibits.online, true)).returning({ id: exhibits.id });
+    if (stale.length) {
+      await tx.insert(exhibitConnections).values(stale.map((e) => ({ exhibitId: e.id, online: false, reason: 'restart' })));
+    }
+    return stale.length;
+  });
 }
 
 /**
@@ -43,18 +45,21 @@ export async function updateExhibitOnline(db: Db, exhibitId: string, change: Onl
 
 /**
  * The exhibits a dead node held and no node has marked online since: offline, with a history row
- * ('node_lost'). Answers their ids (one statement: two survivors cannot both release one).
+ * ('node_lost'), in one transaction: no reader sees the exhibit offline before its history row.
+ * Answers their ids (one update: two survivors cannot both release one).
  */
 export async function releaseExhibitsHeldBy(db: Db, nodeId: string, at: Date): Promise<string[]> {
-  const released = await db
-    .update(exhibits)
-    .set({ online: false, lastOnlineChange: at, heldBy: null })
-    .where(and(eq(exhibits.heldBy, nodeId), eq(exhibits.online, true)))
-    .returning({ id: exhibits.id });
-  if (released.length) {
-    await db.insert(exhibitConnections).values(released.map((e) => ({ exhibitId: e.id, online: false, reason: 'node_lost', at })));
-  }
-  return released.map((e) => e.id);
+  return db.transaction(async (tx) => {
+    const released = await tx
+      .update(exhibits)
+      .set({ online: false, lastOnlineChange: at, heldBy: null })
+      .where(and(eq(exhibits.heldBy, nodeId), eq(exhibits.online, true)))
+      .returning({ id: exhibits.id });
+    if (released.length) {
+      await tx.insert(exhibitConnections).values(released.map((e) => ({ exhibitId: e.id, online: false, reason: 'node_lost', at })));
+    }
+    return released.map((e) => e.id);
+  });
 }
 
 /** One row of an exhibit's online history. */

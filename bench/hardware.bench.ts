@@ -5,7 +5,9 @@
 // and a bare aedes broker's latency at the same rate. Then a control-room wall: `--wall` more
 // console sockets (100 by default, 0 to skip), each subscribed to every board, in processes of
 // their own (bench/hardware-wall-consoles.ts), and a second window of prop changes at the same
-// rate: latency over every console's receptions and the server's CPU. The whole measure runs on
+// rate: latency over every console's receptions and the server's CPU. Last, the venue's network
+// drops: the fleet processes are killed, and the time until the console saw every board offline
+// is printed with the server's CPU meanwhile. The whole measure runs on
 // each database of `--database` in turn (both by default: the embedded PGlite, then PostgreSQL)
 // and the figures are printed side by side. Plinth's throughput against the bare broker is
 // measured by bench/saturation.bench.ts. Run through `npm run bench` (see docs/performance.md):
@@ -158,6 +160,32 @@ async function openConsoleSocket(server: BenchServer, boards: FleetBoard[]): Pro
   });
   result.close = () => socket.close();
   return result;
+}
+
+/**
+ * The whole venue's network drops: the fleet processes are killed, so every board's connection
+ * closes at once without a goodbye (the broker publishes their wills). Measures how long until the
+ * console has seen every board that was online go offline, and the server's CPU meanwhile.
+ */
+async function runFleetDrop(server: BenchServer, socket: ConsoleSocket, fleets: Fleet[], online: number): Promise<Figure[]> {
+  const offlineBefore = socket.counts.offline;
+  const serverCpu = startCpuWindow(() => [server.pid]);
+  const started = performance.now();
+  for (const fleet of fleets) fleet.child.kill('SIGKILL');
+  const deadline = started + 120_000;
+  while (socket.counts.offline - offlineBefore < online && performance.now() < deadline) await sleep(50);
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = serverCpu.stop();
+  const seen = socket.counts.offline - offlineBefore;
+  log(`fleet dropped: the console saw ${seen} of ${online} boards go offline in ${seconds.toFixed(1)} s`);
+  return [
+    {
+      label: 'every board drops at once: seen offline by the console',
+      value: `${seen} of ${online} in ${seconds.toFixed(1)} s, server CPU ${cpu.percentOfOneCore.toFixed(0)}% of a core (${cpu.cpuSeconds.toFixed(1)} s)`,
+      target: 'every one',
+      ok: seen >= online,
+    },
+  ];
 }
 
 /** Tells every fleet to change the bench prop `ratePerSecond` times a second in all for `durationMs`, from a second from now; answers when (epoch ms). */
@@ -431,6 +459,7 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<{
     log(`steady state done: ${latencies.length} of ${sent} prop changes seen, p99 ${ms(quantile(latencies, 0.99))}`);
     const wallFigures = options.wall > 0 ? await runWall(server, boards, fleets, options) : [];
     if (end.errors.length) log(`board errors seen: ${end.errors.join('; ')}`);
+    const dropFigures = await runFleetDrop(server, socket, fleets, heldAtEnd);
 
     const held = Math.min(heldAfterRamp, afterRamp.ready);
     // The larger of the two: neither the setup's leftovers nor the memory they free later may flatter it.
@@ -459,6 +488,7 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<{
       { label: 'server memory per board (RSS, no forced collection: the larger of end less created and end less fresh)', value: kb(perBoard), target: `≤ ${TARGETS.bytesPerBoard / 1024} KB`, ok: perBoard <= TARGETS.bytesPerBoard },
       { label: 'after a full GC (end less fresh): RSS / JS heap per board', value: `${kb(perBoardAfterGc)} / ${kb(heapPerBoard)}` },
       ...wallFigures,
+      ...dropFigures,
     ];
     return { figures, boards };
   } catch (error) {

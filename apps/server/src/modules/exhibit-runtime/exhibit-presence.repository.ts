@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { OpMode } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { exhibitConnections, exhibits } from '../../db/schema.js';
@@ -11,15 +11,23 @@ import type { OfflineReason } from '../../devices/ports.js';
 
 /**
  * Exhibits left online when no connection can exist (one node, starting) go offline, each with a
- * history row (in one transaction: no reader sees one without the other); answers how many.
+ * history row (reason 'restart'); answers how many.
  */
 export async function resetStaleOnline(db: Db, at: Date): Promise<number> {
+  return (await takeOffline(db, eq(exhibits.online, true), { reason: 'restart', at })).length;
+}
+
+/**
+ * The exhibits `where` selects go offline with a history row each, in one transaction: no reader
+ * sees an exhibit offline before its history row. One update, so two callers cannot both take one.
+ */
+async function takeOffline(db: Db, where: SQL | undefined, { reason, at }: { reason: OfflineReason; at: Date }): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const stale = await tx.update(exhibits).set({ online: false, lastOnlineChange: at, heldBy: null }).where(eq(exhibits.online, true)).returning({ id: exhibits.id });
-    if (stale.length) {
-      await tx.insert(exhibitConnections).values(stale.map((e) => ({ exhibitId: e.id, online: false, reason: 'restart' })));
+    const gone = await tx.update(exhibits).set({ online: false, lastOnlineChange: at, heldBy: null }).where(where).returning({ id: exhibits.id });
+    if (gone.length) {
+      await tx.insert(exhibitConnections).values(gone.map((e) => ({ exhibitId: e.id, online: false, reason, at })));
     }
-    return stale.length;
+    return gone.map((e) => e.id);
   });
 }
 
@@ -49,17 +57,7 @@ export async function updateExhibitOnline(db: Db, exhibitId: string, change: Onl
  * Answers their ids (one update: two survivors cannot both release one).
  */
 export async function releaseExhibitsHeldBy(db: Db, nodeId: string, at: Date): Promise<string[]> {
-  return db.transaction(async (tx) => {
-    const released = await tx
-      .update(exhibits)
-      .set({ online: false, lastOnlineChange: at, heldBy: null })
-      .where(and(eq(exhibits.heldBy, nodeId), eq(exhibits.online, true)))
-      .returning({ id: exhibits.id });
-    if (released.length) {
-      await tx.insert(exhibitConnections).values(released.map((e) => ({ exhibitId: e.id, online: false, reason: 'node_lost', at })));
-    }
-    return released.map((e) => e.id);
-  });
+  return takeOffline(db, and(eq(exhibits.heldBy, nodeId), eq(exhibits.online, true)), { reason: 'node_lost', at });
 }
 
 /** One row of an exhibit's online history. */

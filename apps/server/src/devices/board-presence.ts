@@ -1,7 +1,9 @@
 import { DEFAULT_HEARTBEAT_MS, HEARTBEAT_MISSES_BEFORE_OFFLINE } from '@plinth/shared';
 import { presentHardwarePresenceChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
 import type { AppDeps } from '../deps.js';
-import { listOnlineIds, setAllOffline, setOnline, type ConnectionReason } from '../modules/hardware-runtime/hardware-state.repository.js';
+import { listOnlineIds, setAllOffline, setOnlineMany, type ConnectionReason, type OnlineChange } from '../modules/hardware-runtime/hardware-state.repository.js';
+import { CallBatcher } from '../lib/call-batcher.js';
+import { isDataRefusal } from '../db/errors.js';
 import type { BoardQueue } from './board-queue.js';
 import { recordHardware } from '../modules/logging/records.js';
 import { readLastWrite } from './hardware-ingest.repository.js';
@@ -11,6 +13,9 @@ const DEFAULT_WINDOW_MS = DEFAULT_HEARTBEAT_MS * HEARTBEAT_MISSES_BEFORE_OFFLINE
 
 /** When a board last spoke (ms, the process's clock) and how long it may stay silent. */
 type Seen = { at: number; windowMs: number };
+
+/** Online changes stored in one transaction at most (five parameters each in its statements). */
+const ONLINE_CHANGE_BATCH = 1000;
 
 /** A board told to reboot goes offline within this long (ms): that offline is its reboot. */
 const REBOOT_WINDOW_MS = 60_000;
@@ -36,11 +41,15 @@ export class BoardPresence {
   /** Boards this instance told to reboot, and when (ms). */
   private readonly rebooting = new Map<string, number>();
   private watchdog: NodeJS.Timeout | undefined;
+  /** Changes made at once (a venue's boards dropping or coming back) are stored together. */
+  private readonly changes: CallBatcher<OnlineChange, boolean>;
 
   constructor(
     private readonly deps: AppDeps,
     private readonly options: { isShared: boolean; queue: BoardQueue },
-  ) {}
+  ) {
+    this.changes = new CallBatcher({ maxBatch: ONLINE_CHANGE_BATCH, run: (changes) => setOnlineMany(deps.db, changes), isolate: isDataRefusal });
+  }
 
   /**
    * At start: with the embedded broker no board can be connected yet, so boards marked online are
@@ -73,7 +82,7 @@ export class BoardPresence {
   /** Stores, announces and logs a change of the board's online state (once, even with several instances). */
   async changeOnline(hardwareId: string, { online, reason, epoch }: { online: boolean; reason: ConnectionReason; epoch?: number }): Promise<void> {
     if (!online) this.lastSeen.delete(hardwareId);
-    if (await setOnline(this.deps.db, hardwareId, { online, reason, at: this.deps.clock.now(), epoch })) {
+    if (await this.changes.call({ hardwareId, online, reason, at: this.deps.clock.now(), epoch })) {
       this.deps.hub.publish('hardware', hardwareId, presentHardwarePresenceChanged({ hardwareId, online }));
       this.deps.logger.debug({ hardwareId, online, reason }, 'hardware online change');
       this.logChange(hardwareId, online, reason);

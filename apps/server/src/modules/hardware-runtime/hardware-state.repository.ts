@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gte, or, sql } from 'drizzle-orm';
 import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { firmwareHistory, hardware, hardwareConnectionHistory } from '../../db/schema.js';
@@ -6,33 +6,69 @@ import { firmwareHistory, hardware, hardwareConnectionHistory } from '../../db/s
 /** Why a board's online state changed, kept in hardware_connection_history. */
 export type ConnectionReason = 'connect' | 'message' | 'will' | 'timeout' | 'disconnect' | 'revoked' | 'restart';
 
+/** A change of a board's online state to store. */
+export type OnlineChange = { hardwareId: string; online: boolean; reason: ConnectionReason; at: Date; epoch?: number };
+
 /**
- * Sets the online flag when it changes, stamps lastOnlineChange and keeps the change in the
- * history. Answers true when the state changed (so the change is announced once, even with
- * several server instances). `epoch`, from a status message, orders connections: a status of an
- * older connection than the newest seen is ignored.
+ * Sets each board's online flag when it changes, stamps lastOnlineChange and keeps the change in
+ * the history, in one transaction (no reader sees a change without its history row). Answers, per
+ * change, whether the state changed (so each change is announced once, even with several server
+ * instances). `epoch`, from a status message, orders connections: a status of an older connection
+ * than the newest seen is ignored. A venue's boards dropping (or coming back) at once cost a few
+ * statements, not three each; a board named twice is changed in its order, in separate statements.
  */
-export async function setOnline(db: Db, hardwareId: string, change: { online: boolean; reason: ConnectionReason; at: Date; epoch?: number }): Promise<boolean> {
-  const { online, reason, at, epoch } = change;
-  return db.transaction(async (tx) => {
-    // A status naming its connection (epoch) applies only if no newer connection's status came
-    // first; a connection's online status records it even when the board already reads online.
-    if (epoch !== undefined && online) {
-      await tx
-        .update(hardware)
-        .set({ statusEpoch: epoch })
-        .where(and(eq(hardware.id, hardwareId), or(isNull(hardware.statusEpoch), lt(hardware.statusEpoch, epoch))));
+export async function setOnlineMany(db: Db, changes: OnlineChange[]): Promise<boolean[]> {
+  const changed = new Set<OnlineChange>();
+  await db.transaction(async (tx) => {
+    for (let rest = changes; rest.length; ) {
+      const { now, later } = splitOncePerBoard(rest);
+      for (const change of await setOnlineOnce(tx, now)) changed.add(change);
+      rest = later;
     }
-    const inOrder = epoch === undefined ? undefined : or(isNull(hardware.statusEpoch), lte(hardware.statusEpoch, epoch));
-    const changed = await tx
-      .update(hardware)
-      .set({ online, lastOnlineChange: at, updatedAt: at })
-      .where(and(eq(hardware.id, hardwareId), eq(hardware.online, !online), inOrder))
-      .returning({ id: hardware.id });
-    if (!changed.length) return false;
-    await tx.insert(hardwareConnectionHistory).values({ hardwareId, online, reason, at });
-    return true;
   });
+  return changes.map((change) => changed.has(change));
+}
+
+/** The first change of each board now, the others after (an UPDATE changes each row once). */
+function splitOncePerBoard(changes: OnlineChange[]): { now: OnlineChange[]; later: OnlineChange[] } {
+  const seen = new Set<string>();
+  const now: OnlineChange[] = [];
+  const later: OnlineChange[] = [];
+  for (const change of changes) {
+    if (seen.has(change.hardwareId)) later.push(change);
+    else {
+      seen.add(change.hardwareId);
+      now.push(change);
+    }
+  }
+  return { now, later };
+}
+
+/** Changes of distinct boards; answers those that changed the state. */
+async function setOnlineOnce(tx: Db, changes: OnlineChange[]): Promise<OnlineChange[]> {
+  const values = sql.join(
+    changes.map((c, i) => sql`(${i}::int, ${c.hardwareId}::uuid, ${c.online}::boolean, ${c.at.toISOString()}::timestamptz, ${c.epoch ?? null}::bigint)`),
+    sql`, `,
+  );
+  // A status naming its connection (epoch) applies only if no newer connection's status came
+  // first; a connection's online status records it even when the board already reads online.
+  if (changes.some((c) => c.online && c.epoch !== undefined)) {
+    await tx.execute(sql`
+      update hardware as h set status_epoch = v.epoch
+      from (values ${values}) as v(i, id, online, at, epoch)
+      where h.id = v.id and v.online and v.epoch is not null and (h.status_epoch is null or h.status_epoch < v.epoch)`);
+  }
+  const result = await tx.execute(sql`
+    update hardware as h set online = v.online, last_online_change = v.at, updated_at = v.at
+    from (values ${values}) as v(i, id, online, at, epoch)
+    where h.id = v.id and h.online = not v.online
+      and (v.epoch is null or h.status_epoch is null or h.status_epoch <= v.epoch)
+    returning v.i`);
+  const done = (result as unknown as { rows: { i: number }[] }).rows.map((row) => changes[row.i]!);
+  if (done.length) {
+    await tx.insert(hardwareConnectionHistory).values(done.map(({ hardwareId, online, reason, at }) => ({ hardwareId, online, reason, at })));
+  }
+  return done;
 }
 
 /** Boards that were online when the server stopped are offline until they speak again. */

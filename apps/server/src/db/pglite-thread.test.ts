@@ -30,6 +30,11 @@ describe('PGlite in its own thread', () => {
     expect(asArrays.fields.map((field) => field.name)).toEqual(['id', 'at']);
   });
 
+  it('keeps a small page cache: pages past it stay in the files, out of the server process', async () => {
+    const { rows } = await db.query<{ shared_buffers: string }>('show shared_buffers');
+    expect(rows).toEqual([{ shared_buffers: '16MB' }]);
+  });
+
   it('refuses options that cannot cross threads instead of dropping them', () => {
     expect(() => db.query('select 1', [], { parsers: { [types.INT4]: (text) => Number(text) * 2 } })).toThrow(/not a pass-through/);
   });

@@ -47,6 +47,8 @@ type Options = {
   /** Console sockets of the control-room wall (0: no wall part), and how long its window lasts. */
   wall: number;
   wallDurationS: number;
+  /** Boards a second reconnecting after the whole fleet dropped (0: that part is skipped). */
+  returnPerSecond: number;
   /** The databases measured, one after the other (`--database pglite|postgres|both`). */
   databases: BenchDatabase[];
   fromSource: boolean;
@@ -64,6 +66,7 @@ function readOptions(): Options {
     'no-baseline': { type: 'boolean' },
     wall: { type: 'string' },
     'wall-duration': { type: 'string' },
+    'return-rate': { type: 'string' },
     database: { type: 'string' },
   });
   const env = process.env;
@@ -79,6 +82,7 @@ function readOptions(): Options {
     baseline: values['no-baseline'] !== true && env.BENCH_BASELINE !== '0',
     wall: wholeNumberOrZero(values.wall, env.BENCH_WALL, TARGETS.wallConsoles, 'wall'),
     wallDurationS: positiveNumber(values['wall-duration'], env.BENCH_WALL_DURATION, 20, 'wall-duration'),
+    returnPerSecond: wholeNumberOrZero(values['return-rate'], env.BENCH_RETURN_RATE, 2000, 'return-rate'),
     databases: readDatabases(values.database),
     fromSource: isFromSource(values),
   };
@@ -186,6 +190,44 @@ async function runFleetDrop(server: BenchServer, socket: ConsoleSocket, fleets: 
       ok: seen >= online,
     },
   ];
+}
+
+/**
+ * The venue's power comes back: every board that dropped reconnects within seconds
+ * (`returnPerSecond` in all, from fresh fleet processes, up to 500 handshakes at once each).
+ * Measures how long until the console has seen every one online again, and the server's CPU.
+ */
+async function runFleetReturn(server: BenchServer, socket: ConsoleSocket, boards: FleetBoard[], options: Options & { mqttUrl: string }): Promise<{ fleets: Fleet[]; figures: Figure[] }> {
+  const onlineBefore = socket.counts.online;
+  const fleets = startFleets(options.fleets);
+  const serverCpu = startCpuWindow(() => [server.pid]);
+  const started = performance.now();
+  fleets.forEach((fleet, g) =>
+    tellFleet(fleet, {
+      type: 'connect',
+      url: options.mqttUrl,
+      boards: boards.filter((_, i) => i % fleets.length === g),
+      perSecond: options.returnPerSecond / fleets.length,
+      inFlight: 500,
+      heartbeatMs: options.heartbeatMs,
+    }),
+  );
+  const deadline = started + 180_000;
+  while (socket.counts.online - onlineBefore < boards.length && performance.now() < deadline) await sleep(50);
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = serverCpu.stop();
+  const seen = socket.counts.online - onlineBefore;
+  const { failed } = fleetTotals(fleets);
+  log(`fleet back: the console saw ${seen} of ${boards.length} boards come online in ${seconds.toFixed(1)} s (${failed} failed to connect)`);
+  const figures = [
+    {
+      label: `every board comes back at once (${options.returnPerSecond} a second): seen online by the console`,
+      value: `${seen} of ${boards.length} in ${seconds.toFixed(1)} s, server CPU ${cpu.percentOfOneCore.toFixed(0)}% of a core (${cpu.cpuSeconds.toFixed(1)} s)${failed ? `, ${failed} failed to connect` : ''}`,
+      target: 'every one',
+      ok: seen >= boards.length,
+    },
+  ];
+  return { fleets, figures };
 }
 
 /** Tells every fleet to change the bench prop `ratePerSecond` times a second in all for `durationMs`, from a second from now; answers when (epoch ms). */
@@ -460,6 +502,12 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<{
     const wallFigures = options.wall > 0 ? await runWall(server, boards, fleets, options) : [];
     if (end.errors.length) log(`board errors seen: ${end.errors.join('; ')}`);
     const dropFigures = await runFleetDrop(server, socket, fleets, heldAtEnd);
+    let returnFigures: Figure[] = [];
+    if (options.returnPerSecond > 0) {
+      const back = await runFleetReturn(server, socket, boards, { ...options, mqttUrl });
+      runningFleets = back.fleets;
+      returnFigures = back.figures;
+    }
 
     const held = Math.min(heldAfterRamp, afterRamp.ready);
     // The larger of the two: neither the setup's leftovers nor the memory they free later may flatter it.
@@ -489,6 +537,7 @@ async function runDatabase(database: BenchDatabase, options: Options): Promise<{
       { label: 'after a full GC (end less fresh): RSS / JS heap per board', value: `${kb(perBoardAfterGc)} / ${kb(heapPerBoard)}` },
       ...wallFigures,
       ...dropFigures,
+      ...returnFigures,
     ];
     return { figures, boards };
   } catch (error) {

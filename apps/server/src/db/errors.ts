@@ -42,3 +42,12 @@ export function isDataRefusal(error: unknown): boolean {
   const code = databaseErrorOf(error)?.code ?? '';
   return code.startsWith('22') || code.startsWith('23');
 }
+
+/**
+ * True when PostgreSQL ended the transaction because it conflicted with another one (40P01, a
+ * deadlock; 40001, a serialization failure): the same transaction may simply be run again.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = databaseErrorOf(error)?.code ?? '';
+  return code === '40P01' || code === '40001';
+}

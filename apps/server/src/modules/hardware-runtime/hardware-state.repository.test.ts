@@ -1,4 +1,5 @@
 import { asc, inArray } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hardwareConnectionHistory } from '../../db/schema.js';
 import { createHardwareRow, hardwareRow } from '../../test/hardware-kit.js';
@@ -79,5 +80,34 @@ describe('setOnlineMany', () => {
     expect((await setOnlineMany(server.deps.db, ids.map((id) => change(id, false)))).every(Boolean)).toBe(true);
     const rows = await history(ids);
     expect(rows.filter((row) => !row.online)).toHaveLength(1000);
+  });
+
+  it('runs its batch again when another transaction on the same boards ends it as a deadlock', async () => {
+    const [low, high] = (await boards(2)).sort();
+    // Another server's transaction: it holds the later board, then wants the earlier one, which
+    // the batch (locking by id) holds while it waits for the later: a deadlock.
+    const other = new pg.Client({ connectionString: server.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('update hardware set updated_at = now() where id = $1', [high]);
+      const batch = setOnlineMany(server.deps.db, [change(high!, true), change(low!, true)]);
+      // The batch has taken the earlier board and waits for the later one.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const otherDone = other.query('update hardware set updated_at = now() where id = $1', [low]).then(
+        () => other.query('commit'),
+        async (error: unknown) => {
+          await other.query('rollback');
+          return error;
+        },
+      );
+      expect(await batch).toEqual([true, true]);
+      await otherDone;
+    } finally {
+      await other.end();
+    }
+    expect((await hardwareRow(server, low!)).online).toBe(true);
+    expect((await hardwareRow(server, high!)).online).toBe(true);
+    expect((await history([low!, high!])).filter((row) => row.online)).toHaveLength(2);
   });
 });

@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, or, sql } from 'drizzle-orm';
+import { isTransactionConflict } from '../../db/errors.js';
 import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { firmwareHistory, hardware, hardwareConnectionHistory } from '../../db/schema.js';
@@ -18,8 +19,27 @@ export type OnlineChange = { hardwareId: string; online: boolean; reason: Connec
  * statements, not three each; a board named twice is changed in its order, in separate statements.
  */
 export async function setOnlineMany(db: Db, changes: OnlineChange[]): Promise<boolean[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await setOnlineManyOnce(db, changes);
+    } catch (error) {
+      // Another server's transaction on the same boards (their heartbeats, say) may end this one
+      // as a deadlock; run again, it applies as if the other came first.
+      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
+    }
+  }
+}
+
+/** How many times a batch of online changes is run when another transaction conflicts with it. */
+const CONFLICT_ATTEMPTS = 5;
+
+async function setOnlineManyOnce(db: Db, changes: OnlineChange[]): Promise<boolean[]> {
   const changed = new Set<OnlineChange>();
   await db.transaction(async (tx) => {
+    // The boards' rows are locked in one order (by id), so that two servers' batches over the
+    // same boards wait for each other instead of deadlocking.
+    const ids = [...new Set(changes.map((c) => c.hardwareId))].sort();
+    await tx.select({ id: hardware.id }).from(hardware).where(inArray(hardware.id, ids)).orderBy(hardware.id).for('update');
     for (let rest = changes; rest.length; ) {
       const { now, later } = splitOncePerBoard(rest);
       for (const change of await setOnlineOnce(tx, now)) changed.add(change);

@@ -27,7 +27,8 @@ function progress(): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts one board; a start that neither connects nor fails in time counts as failed. */
-async function startBoard(url: string, item: FleetBoard, heartbeatMs: number): Promise<void> {
+async function startBoard(url: string, item: FleetBoard, options: { heartbeatMs: number; timeoutMs: number }): Promise<void> {
+  const { heartbeatMs, timeoutMs } = options;
   const board = new SimulatedBoard({ url, hardwareId: item.id, token: item.token, heartbeatMs, reconnectMs: 2000 });
   let started = false;
   board.on('event', (event) => {
@@ -37,7 +38,7 @@ async function startBoard(url: string, item: FleetBoard, heartbeatMs: number): P
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no CONNACK and announce within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`no CONNACK and announce within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
     await Promise.race([board.start(), timeout]);
@@ -63,7 +64,7 @@ async function connect(message: Extract<ToFleet, { type: 'connect' }>): Promise<
     const wait = startedAt + n * gapMs - performance.now();
     if (wait > 0) await sleep(wait);
     while (running.size >= message.inFlight) await Promise.race(running);
-    const task = startBoard(message.url, item, message.heartbeatMs).finally(() => running.delete(task));
+    const task = startBoard(message.url, item, { heartbeatMs: message.heartbeatMs, timeoutMs: message.timeoutMs ?? CONNECT_TIMEOUT_MS }).finally(() => running.delete(task));
     running.add(task);
   }
   await Promise.all(running);

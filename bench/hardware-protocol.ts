@@ -11,9 +11,10 @@ export const BENCH_PROP = { peripheralId: 'text1', propName: 'text' } as const;
 export type ToFleet =
   /**
    * Connect these boards through the simulator library, `perSecond` new connections a second,
-   * at most `inFlight` connecting at once; each heartbeats every `heartbeatMs`.
+   * at most `inFlight` connecting at once; each heartbeats every `heartbeatMs`. A board not
+   * connected and announced within `timeoutMs` (20 s when not given) counts as failed.
    */
-  | { type: 'connect'; url: string; boards: FleetBoard[]; perSecond: number; inFlight: number; heartbeatMs: number }
+  | { type: 'connect'; url: string; boards: FleetBoard[]; perSecond: number; inFlight: number; heartbeatMs: number; timeoutMs?: number }
   /**
    * Open loop: from `startAt` (epoch ms) for `durationMs`, change the bench prop `perSecond` times
    * a second in all, on the boards in turn; the value is the monotonic clock in ns

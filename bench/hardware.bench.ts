@@ -192,6 +192,9 @@ async function runFleetDrop(server: BenchServer, socket: ConsoleSocket, fleets: 
   ];
 }
 
+/** How long the boards coming back may take, each and all. */
+const RETURN_TIMEOUT_MS = 170_000;
+
 /**
  * The venue's power comes back: every board that dropped reconnects within seconds
  * (`returnPerSecond` in all, from fresh fleet processes, up to 500 handshakes at once each).
@@ -200,7 +203,10 @@ async function runFleetDrop(server: BenchServer, socket: ConsoleSocket, fleets: 
 async function runFleetReturn(server: BenchServer, socket: ConsoleSocket, boards: FleetBoard[], options: Options & { mqttUrl: string }): Promise<{ fleets: Fleet[]; figures: Figure[] }> {
   const onlineBefore = socket.counts.online;
   const fleets = startFleets(options.fleets);
+  const dbPids = await databasePids(server);
   const serverCpu = startCpuWindow(() => [server.pid]);
+  const dbCpu = startCpuWindow(() => dbPids);
+  const fleetCpu = startCpuWindow(() => fleets.map((g) => g.child.pid!));
   const started = performance.now();
   fleets.forEach((fleet, g) =>
     tellFleet(fleet, {
@@ -210,19 +216,26 @@ async function runFleetReturn(server: BenchServer, socket: ConsoleSocket, boards
       perSecond: options.returnPerSecond / fleets.length,
       inFlight: 500,
       heartbeatMs: options.heartbeatMs,
+      // A board waits as long as it takes: the time until the last is back is the figure.
+      timeoutMs: RETURN_TIMEOUT_MS,
     }),
   );
-  const deadline = started + 180_000;
+  const deadline = started + RETURN_TIMEOUT_MS + 10_000;
   while (socket.counts.online - onlineBefore < boards.length && performance.now() < deadline) await sleep(50);
   const seconds = (performance.now() - started) / 1000;
   const cpu = serverCpu.stop();
+  const db = dbCpu.stop();
+  const load = fleetCpu.stop();
   const seen = socket.counts.online - onlineBefore;
-  const { failed } = fleetTotals(fleets);
-  log(`fleet back: the console saw ${seen} of ${boards.length} boards come online in ${seconds.toFixed(1)} s (${failed} failed to connect)`);
+  const { failed, errors } = fleetTotals(fleets);
+  log(`fleet back: the console saw ${seen} of ${boards.length} boards come online in ${seconds.toFixed(1)} s (${failed} failed to connect${errors.length ? `: ${errors.join('; ')}` : ''})`);
+  if (seen < boards.length) log(`server log tail:\n${server.logTail(30)}`);
   const figures = [
     {
       label: `every board comes back at once (${options.returnPerSecond} a second): seen online by the console`,
-      value: `${seen} of ${boards.length} in ${seconds.toFixed(1)} s, server CPU ${cpu.percentOfOneCore.toFixed(0)}% of a core (${cpu.cpuSeconds.toFixed(1)} s)${failed ? `, ${failed} failed to connect` : ''}`,
+      value:
+        `${seen} of ${boards.length} in ${seconds.toFixed(1)} s, server CPU ${cpu.percentOfOneCore.toFixed(0)}% of a core (${cpu.cpuSeconds.toFixed(1)} s)` +
+        `${dbPids.length ? `, PostgreSQL ${db.percentOfOneCore.toFixed(0)}%` : ''}, fleets ${load.percentOfOneCore.toFixed(0)}%${failed ? `, ${failed} failed to connect` : ''}`,
       target: 'every one',
       ok: seen >= boards.length,
     },

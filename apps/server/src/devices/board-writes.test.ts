@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BOARD_WRITE_BATCH, splitOnePerBoard } from './board-writes.js';
+import { splitOnePerBoard } from '../lib/one-per-board.js';
+import { BOARD_WRITE_BATCH } from './board-writes.js';
 import type { PropWrite } from './hardware-ingest.repository.js';
 
 const prop = (hardwareId: string, propName: string): PropWrite => ({ hardwareId, peripheralId: 'p', propName, value: 1 });
@@ -16,7 +17,7 @@ describe('splitOnePerBoard', () => {
 
   it('puts no more than a batch in one statement', () => {
     const writes = Array.from({ length: BOARD_WRITE_BATCH + 5 }, (_, i) => prop(`board-${i}`, 'x'));
-    const { now, later } = splitOnePerBoard(writes);
+    const { now, later } = splitOnePerBoard(writes, BOARD_WRITE_BATCH);
     expect(now).toHaveLength(BOARD_WRITE_BATCH);
     expect(later).toHaveLength(5);
   });

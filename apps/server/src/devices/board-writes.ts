@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import { writeAndLogFailures, writeHeartbeats, writePropValues, type HeartbeatWrite, type PropWrite } from './hardware-ingest.repository.js';
 import { WriteBatcher } from '../lib/write-batcher.js';
 import { retryWhileDatabaseAway } from '../lib/database-retry.js';
+import { splitOnePerBoard } from '../lib/one-per-board.js';
 
 /** Rows stored in one statement at most (a heartbeat has 7 parameters, well under PostgreSQL's 65,535). */
 export const BOARD_WRITE_BATCH = 1000;
@@ -36,7 +37,7 @@ export class BoardWrites {
       store: async (batch) => {
         // One prop per board per statement (an UPDATE changes each row once).
         for (let rest = batch; rest.length; ) {
-          const { now, later } = splitOnePerBoard(rest);
+          const { now, later } = splitOnePerBoard(rest, BOARD_WRITE_BATCH);
           await writeAndLogFailures(logger, 'storing prop values failed', () => writePropValues(db, now));
           rest = later;
         }
@@ -68,19 +69,4 @@ export class BoardWrites {
     const [heartbeats, props] = await Promise.all([this.heartbeats.finish(withinMs), this.props.finish(withinMs)]);
     if (heartbeats || props) logger.error({ heartbeats, props }, `stopping without the database: ${heartbeats} heartbeat and ${props} prop value writes could not be stored`);
   }
-}
-
-/** The first prop of each board (up to a batch) now, the others for a later statement. */
-export function splitOnePerBoard(writes: PropWrite[]): { now: PropWrite[]; later: PropWrite[] } {
-  const seen = new Set<string>();
-  const now: PropWrite[] = [];
-  const later: PropWrite[] = [];
-  for (const write of writes) {
-    if (seen.has(write.hardwareId) || now.length >= BOARD_WRITE_BATCH) later.push(write);
-    else {
-      seen.add(write.hardwareId);
-      now.push(write);
-    }
-  }
-  return { now, later };
 }

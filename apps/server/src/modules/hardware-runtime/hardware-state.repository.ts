@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import { isTransactionConflict } from '../../db/errors.js';
+import { splitOnePerBoard } from '../../lib/one-per-board.js';
 import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
 import { firmwareHistory, hardware, hardwareConnectionHistory } from '../../db/schema.js';
@@ -38,30 +39,15 @@ async function setOnlineManyOnce(db: Db, changes: OnlineChange[]): Promise<boole
   await db.transaction(async (tx) => {
     // The boards' rows are locked in one order (by id), so that two servers' batches over the
     // same boards wait for each other instead of deadlocking.
-    const ids = [...new Set(changes.map((c) => c.hardwareId))].sort();
+    const ids = [...new Set(changes.map((c) => c.hardwareId))];
     await tx.select({ id: hardware.id }).from(hardware).where(inArray(hardware.id, ids)).orderBy(hardware.id).for('update');
     for (let rest = changes; rest.length; ) {
-      const { now, later } = splitOncePerBoard(rest);
+      const { now, later } = splitOnePerBoard(rest);
       for (const change of await setOnlineOnce(tx, now)) changed.add(change);
       rest = later;
     }
   });
   return changes.map((change) => changed.has(change));
-}
-
-/** The first change of each board now, the others after (an UPDATE changes each row once). */
-function splitOncePerBoard(changes: OnlineChange[]): { now: OnlineChange[]; later: OnlineChange[] } {
-  const seen = new Set<string>();
-  const now: OnlineChange[] = [];
-  const later: OnlineChange[] = [];
-  for (const change of changes) {
-    if (seen.has(change.hardwareId)) later.push(change);
-    else {
-      seen.add(change.hardwareId);
-      now.push(change);
-    }
-  }
-  return { now, later };
 }
 
 /** Changes of distinct boards; answers those that changed the state. */

@@ -228,7 +228,9 @@ export async function startBenchServer(options: {
     if (!options.databaseUrl) runCli(mode, ['user', 'create', '--email', ADMIN.email, '--password', ADMIN.password, '--first-name', 'Bench', '--last-name', 'Admin', '--platform-admin'], env);
     const heap = options.heapMib ? [`--max-old-space-size=${options.heapMib}`] : [];
     const profile = process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [];
-    const probe = [...heap, ...profile, '--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/memory-probe.mjs')).href];
+    // Diagnostics (docs/performance.md): node flags for the server, e.g. --heapsnapshot-signal=SIGUSR1.
+    const extra = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+    const probe = [...heap, ...profile, ...extra, '--expose-gc', '--import', pathToFileURL(path.join(ROOT, 'bench/lib/memory-probe.mjs')).href];
     const args = mode === 'dist' ? [...probe, DIST_MAIN] : [...probe, '--import', 'tsx', SOURCE_MAIN];
     child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.pipe(logStream, { end: false });

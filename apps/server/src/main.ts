@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { loadDotEnv } from './lib/dotenv.js';
+import { limitHeapGrowth } from './lib/heap-growth.js';
 import { PortInUseError } from './lib/port-conflict.js';
 import { startServer } from './server.js';
 
@@ -14,6 +15,7 @@ import { startServer } from './server.js';
 const STOP_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   loadDotEnv();
   const config = loadConfig();
   const server = await startServer(config);

@@ -35,6 +35,10 @@ describe('PGlite in its own thread', () => {
     expect(rows).toEqual([{ shared_buffers: '16MB' }]);
   });
 
+  it('runs its thread with a small young generation, so short-lived query objects do not hold 32 MiB resident', () => {
+    expect(db.resourceLimits().maxYoungGenerationSizeMb).toBe(12);
+  });
+
   it('refuses options that cannot cross threads instead of dropping them', () => {
     expect(() => db.query('select 1', [], { parsers: { [types.INT4]: (text) => Number(text) * 2 } })).toThrow(/not a pass-through/);
   });

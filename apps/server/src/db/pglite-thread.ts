@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { fromWireError, toWireOptions, type WireAnswer, type WireRequest } from './pglite-wire.js';
 
@@ -10,6 +10,14 @@ export type PgliteQueries = {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Results[]>;
 };
+
+/**
+ * The thread's young generation, where its short-lived objects (each query's message and
+ * results) are allocated. V8's default lets it grow to 32 MiB committed under load, resident
+ * in the server's process for objects that live a few milliseconds; 12 MiB (two 4 MiB
+ * semi-spaces) keeps that to 8 MiB (docs/performance.md, Hardware boards: memory).
+ */
+export const PGLITE_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 } as const;
 
 /**
  * PGlite in its own worker thread (db/pglite-worker.ts), behind the part of PGlite's interface
@@ -33,10 +41,11 @@ export class PgliteThread implements PgliteQueries {
   static async start(dataDir: string): Promise<PgliteThread> {
     const source = import.meta.url.endsWith('.ts');
     const entry = new URL(`./pglite-worker.${source ? 'ts' : 'js'}`, import.meta.url);
+    const options = { workerData: { dataDir }, resourceLimits: PGLITE_THREAD_LIMITS };
     // From source (the tests), the worker first registers tsx to load TypeScript.
     const worker = source
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: { dataDir } })
-      : new Worker(entry, { workerData: { dataDir }, execArgv: [] });
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`, { ...options, eval: true })
+      : new Worker(entry, { ...options, execArgv: [] });
     const thread = new PgliteThread(worker);
     // The worker answers id 0 once PGlite is open (or could not be).
     await new Promise((resolve, reject) => thread.pending.set(0, { resolve, reject })).catch(async (error: unknown) => {
@@ -44,6 +53,11 @@ export class PgliteThread implements PgliteQueries {
       throw error;
     });
     return thread;
+  }
+
+  /** The limits V8 runs the thread with, as the thread reports them (`PGLITE_THREAD_LIMITS`). */
+  resourceLimits(): ResourceLimits {
+    return this.worker.resourceLimits ?? {};
   }
 
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {

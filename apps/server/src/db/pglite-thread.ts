@@ -13,9 +13,9 @@ export type PgliteQueries = {
 
 /**
  * The thread's young generation, where its short-lived objects (each query's message and
- * results) are allocated. V8's default lets it grow to 32 MiB committed under load, resident
- * in the server's process for objects that live a few milliseconds; 12 MiB (two 4 MiB
- * semi-spaces) keeps that to 8 MiB (docs/performance.md, Hardware boards: memory).
+ * results) are allocated. V8's default lets it grow under load to 32 MiB committed on Node 20
+ * and 128 MiB on Node 24, resident in the server's process for objects that live a few
+ * milliseconds; with 12 MiB it stays at 8 MiB on both (docs/performance.md, "V8's heap growth").
  */
 export const PGLITE_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 } as const;
 

@@ -5,8 +5,8 @@ import v8 from 'node:v8';
  * Left to itself V8 picks 10–300 % from how fast its collections run, and on a busy server it
  * picks high: with 3,000 boards the heap sat at 171 MiB with 71 MiB alive, all of it resident
  * memory an operator pays for. At 30 % the same server held 105 MiB, and at 10,000 boards the
- * server grew by 23.0 KB a board instead of 34.3 KB (docs/performance.md, Hardware boards:
- * memory); the price is more frequent full collections, most of their marking done beside the
+ * server grew by 23.0 KB a board instead of 34.3 KB (docs/performance.md, "V8's heap
+ * growth"); the price is more frequent full collections, most of their marking done beside the
  * event loop.
  */
 export const HEAP_GROWING_PERCENT = 30;

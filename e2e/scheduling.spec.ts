@@ -76,8 +76,11 @@ test('an event two minutes ahead changes a setting and fires a control on time, 
   await expect(form).toBeHidden();
   await expect(calendarEvent(page, 'Evening theme', 'Scheduled').first()).toBeVisible();
 
-  // While it waits: a daily series from tomorrow, one occurrence of which is renamed alone.
-  const tomorrow = Date.now() + 24 * 60 * MINUTE;
+  // While it waits: a daily series from tomorrow, one occurrence of which is renamed alone. Its
+  // hour-long occurrences start three hours earlier than this time of day when they would
+  // otherwise cross midnight in the zone (each would then be drawn as two blocks, one a day).
+  const inADay = Date.now() + 24 * 60 * MINUTE;
+  const tomorrow = Number(wallClock(inADay, timeZone).slice(11, 13)) >= 22 ? inADay - 3 * 60 * MINUTE : inADay;
   const series = await admin.post<{ schedules: Occurrence[] }>(`/exhibit-management/scheduling/${exhibit.id}`, {
     manifest: { settings: [{ settingId: 'theme', value: 'quiet' }] },
     eventName: 'School visits',

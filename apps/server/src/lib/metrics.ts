@@ -92,7 +92,7 @@ export type Metrics = {
   exhibitMessagesInvalid: Tally;
   /** HTTP answers by method, route template and status, with their duration. */
   httpDuration: Histogram<'method' | 'route' | 'status_code'>;
-  /** From an event's publication on any node to its write on a console socket of this node. */
+  /** From an event's publication on any node to its first write on a console socket of this node (once an event). */
   fanoutDelay: Histogram;
   /** Time of each database query (PostgreSQL or PGlite). */
   dbQueryDuration: Histogram;
@@ -132,7 +132,7 @@ export function createMetrics(): Metrics {
     exhibitMessages: new Tally(registry, { name: 'plinth_exhibit_messages_total', help: 'Exhibit SDK messages received, by type.', labelName: 'type', values: EXHIBIT_MESSAGE_TYPES }),
     exhibitMessagesInvalid: new Tally(registry, { name: 'plinth_exhibit_messages_invalid_total', help: 'Exhibit SDK messages refused, by reason.', labelName: 'reason', values: ['json', 'schema', 'text'] }),
     httpDuration: histogram('plinth_http_request_duration_seconds', 'HTTP requests by method, route template and status.', ['method', 'route', 'status_code']),
-    fanoutDelay: histogram('plinth_realtime_fanout_delay_seconds', 'From an event’s publication (on any node) to its write on a console socket of this node.'),
+    fanoutDelay: histogram('plinth_realtime_fanout_delay_seconds', 'From an event’s publication (on any node) to its first write on a console socket of this node, once an event.'),
     dbQueryDuration: histogram('plinth_db_query_duration_seconds', 'Database queries of this node.'),
     dbPoolAcquire: histogram('plinth_db_pool_acquire_seconds', 'Time a PostgreSQL query waited for a connection of this node’s pool.'),
     setSource: (gauge, read) => sources.set(gauge, read),

@@ -6,41 +6,70 @@ import type { ServerMessage } from '@plinth/shared';
 export const SLOW_CONSOLE_BYTES = 1024 * 1024;
 /** Messages a slow console may have waiting (after merging) before it is closed, to read everything again when it reconnects. */
 export const SLOW_CONSOLE_MAX_HELD = 10_000;
-/** Bytes a console socket gathers while corked before they are sent, turn ended or not. */
-const CORK_FLUSH_BYTES = 64 * 1024;
+/** Bytes a console's frames gather before they are sent, however soon. */
+const FLUSH_BYTES = 64 * 1024;
+/**
+ * A console's frames leave at most this often (or once FLUSH_BYTES gathered): a console sent
+ * events all the time gets them in one write every 10 ms, not one a turn of the event loop; an
+ * event after a quiet spell leaves at the end of its turn. The console draws once per animation
+ * frame (16 ms) anyway.
+ */
+export const FLUSH_GAP_MS = 10;
 /** How often a slow console's socket is checked for room. */
 const DRAIN_CHECK_MS = 50;
 
 /**
  * The TCP socket under a ws socket. ws keeps it in `_socket` (not in its typings); without it
- * nothing is corked and every frame is written on its own, as before.
+ * each message is sent through ws.
  */
 function tcpOf(socket: WebSocket): Socket | undefined {
   return (socket as unknown as { _socket?: Socket })._socket;
 }
 
-/** Outboxes whose socket is corked until the end of this turn of the event loop. */
-const corked = new Set<ConsoleOutbox>();
+/** Outboxes holding frames to send when this turn of the event loop ends. */
+const gathering = new Set<ConsoleOutbox>();
 
-function uncorkAll(): void {
-  for (const outbox of corked) outbox.uncork();
-  corked.clear();
+function flushAll(): void {
+  for (const outbox of gathering) outbox.flush();
+  gathering.clear();
 }
 
 /**
- * Each event as the UTF-8 bytes of its JSON text, made once however many console sockets it goes
- * to (the hub hands every listener the same object): a socket sent a string measures and encodes
- * it again; sent these bytes (as a text frame) it writes them as they are.
+ * Each event as a whole WebSocket text frame (header and the UTF-8 bytes of its JSON), made once
+ * however many console sockets it goes to (the hub hands every listener the same object). ws,
+ * sent the text, would measure, frame and write it again for each socket: at a control-room wall
+ * (a hundred consoles watching every board) that was most of the server's time.
  */
-const texts = new WeakMap<ServerMessage, Buffer>();
+const frames = new WeakMap<ServerMessage, Buffer>();
 
-function textOf(message: ServerMessage): Buffer {
-  let text = texts.get(message);
-  if (text === undefined) {
-    text = Buffer.from(JSON.stringify(message));
-    texts.set(message, text);
+export function frameOf(message: ServerMessage): Buffer {
+  let frame = frames.get(message);
+  if (frame === undefined) {
+    const json = JSON.stringify(message);
+    const length = Buffer.byteLength(json);
+    // RFC 6455 5.2: FIN and the text opcode, then the length in 7 bits, 16 or 64; a server's frames are not masked.
+    const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+    frame = Buffer.allocUnsafe(header + length);
+    frame[0] = 0x81;
+    if (header === 2) frame[1] = length;
+    else if (header === 4) {
+      frame[1] = 126;
+      frame.writeUInt16BE(length, 2);
+    } else {
+      frame[1] = 127;
+      frame.writeUInt32BE(0, 2);
+      frame.writeUInt32BE(length, 6);
+    }
+    frame.write(json, header);
+    frames.set(message, frame);
   }
-  return text;
+  return frame;
+}
+
+/** The UTF-8 text a frame of frameOf carries. */
+function textOfFrame(frame: Buffer): Buffer {
+  const length = frame[1]! & 0x7f;
+  return frame.subarray(length < 126 ? 2 : length === 126 ? 4 : 10);
 }
 
 /** A text frame of bytes already UTF-8 (ws would otherwise send a Buffer as binary). */
@@ -87,18 +116,28 @@ function mergeKey(message: ServerMessage): string | null {
  * SLOW_CONSOLE_MAX_HELD messages is closed (`tooSlow`), reconnects and reads everything again.
  */
 export class ConsoleOutbox {
+  /** Frames (frameOf) waiting for a slow console. */
   private readonly held = new Map<string, Buffer>();
   private nextUnmerged = 0;
   private timer: NodeJS.Timeout | null = null;
-  /** The corked TCP socket, while frames of this turn gather in it. */
-  private tcp: Socket | null = null;
-  /** Bytes written this turn (corked): they count in bufferedAmount but say nothing of the reader. */
-  private turnBytes = 0;
+  /** Frames to send together: at the end of this turn, or FLUSH_GAP_MS after the last write (or once FLUSH_BYTES gathered). */
+  private gathered: Buffer[] = [];
+  private gatheredBytes = 0;
+  /** When the gathered frames were last written (performance.now()). */
+  private lastFlush = -Infinity;
+  private flushTimer: NodeJS.Timeout | null = null;
+  /**
+   * The TCP socket a turn's frames are written to in one buffer, or null: ws then frames each
+   * message itself (no TCP socket under it, or an extension such as compression that changes frames).
+   */
+  private readonly raw: Socket | null;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly tooSlow: () => void,
-  ) {}
+  ) {
+    this.raw = socket.extensions === '' ? (tcpOf(socket) ?? null) : null;
+  }
 
   /** How many messages wait for the socket to drain. */
   get heldCount(): number {
@@ -107,19 +146,19 @@ export class ConsoleOutbox {
 
   write(message: ServerMessage): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    const text = textOf(message);
-    if (!this.held.size && this.waitingBytes() < SLOW_CONSOLE_BYTES) {
-      this.cork();
-      const before = this.socket.bufferedAmount;
-      this.socket.send(text, TEXT_FRAME);
-      if (this.tcp) this.turnBytes += this.socket.bufferedAmount - before;
+    const frame = frameOf(message);
+    // What earlier turns sent and the console has not read yet; this turn's frames do not make it slow.
+    if (!this.held.size && this.socket.bufferedAmount < SLOW_CONSOLE_BYTES) {
+      if (!this.gathered.length) this.scheduleFlush();
+      this.gathered.push(frame);
+      this.gatheredBytes += frame.length;
       // A saturated server's turn can last a quarter of a second: what it gathered leaves every
-      // CORK_FLUSH_BYTES, so the console keeps reading meanwhile instead of waiting for the turn's end.
-      if (this.turnBytes >= CORK_FLUSH_BYTES) this.uncork();
+      // FLUSH_BYTES, so the console keeps reading meanwhile instead of waiting for the turn's end.
+      if (this.gatheredBytes >= FLUSH_BYTES) this.flush();
       return;
     }
-    // A merged value keeps its place in line with its newest text.
-    this.held.set(mergeKey(message) ?? `#${this.nextUnmerged++}`, text);
+    // A merged value keeps its place in line with its newest frame.
+    this.held.set(mergeKey(message) ?? `#${this.nextUnmerged++}`, frame);
     if (this.held.size > SLOW_CONSOLE_MAX_HELD) {
       this.stop();
       this.tooSlow();
@@ -133,49 +172,51 @@ export class ConsoleOutbox {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.held.clear();
-    this.uncork();
-    corked.delete(this);
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    gathering.delete(this);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+  }
+
+  /** The first frame gathered: sent at the end of this turn, or once FLUSH_GAP_MS passed since the last write. */
+  private scheduleFlush(): void {
+    const wait = this.lastFlush + FLUSH_GAP_MS - performance.now();
+    if (wait > 0) {
+      this.flushTimer ??= setTimeout(() => this.flush(), wait);
+      return;
+    }
+    if (!gathering.size) setImmediate(flushAll);
+    gathering.add(this);
   }
 
   /**
-   * Bytes the console has not read yet, from earlier turns. This turn's frames wait in the cork
-   * and leave together when the turn ends; they do not make a console slow.
+   * Sends the frames gathered: one buffer, one write, where they were one write and one system
+   * call each (a fifth of a saturated server's time, docs/performance.md).
    */
-  private waitingBytes(): number {
-    return this.socket.bufferedAmount - this.turnBytes;
-  }
-
-  /**
-   * Corks the TCP socket until the end of this turn of the event loop, or until CORK_FLUSH_BYTES
-   * gathered: the frames of a turn (a burst of prop changes, a batch of statuses) leave in one
-   * system call instead of one each, which was a fifth of a saturated server's time
-   * (docs/performance.md, "Where the time goes").
-   */
-  private cork(): void {
-    if (this.tcp) return;
-    const tcp = tcpOf(this.socket);
-    if (!tcp) return;
-    tcp.cork();
-    this.tcp = tcp;
-    if (!corked.size) setImmediate(uncorkAll);
-    corked.add(this);
-  }
-
-  /** Sends what this turn's frames gathered. */
-  uncork(): void {
-    if (!this.tcp) return;
-    const tcp = this.tcp;
-    this.tcp = null;
-    this.turnBytes = 0;
-    tcp.uncork();
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const frames = this.gathered;
+    if (!frames.length) return;
+    this.lastFlush = performance.now();
+    const bytes = this.gatheredBytes;
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.raw) this.raw.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames, bytes));
+    else for (const frame of frames) this.socket.send(textOfFrame(frame), TEXT_FRAME);
   }
 
   private drain(): void {
     this.timer = null;
     if (this.socket.readyState !== this.socket.OPEN) return this.stop();
-    for (const [key, text] of this.held) {
+    // Frames gathered before the console fell behind go first.
+    this.flush();
+    for (const [key, frame] of this.held) {
       if (this.socket.bufferedAmount >= SLOW_CONSOLE_BYTES) break;
-      this.socket.send(text, TEXT_FRAME);
+      if (this.raw) this.raw.write(frame);
+      else this.socket.send(textOfFrame(frame), TEXT_FRAME);
       this.held.delete(key);
     }
     if (this.held.size) this.timer = setTimeout(() => this.drain(), DRAIN_CHECK_MS);

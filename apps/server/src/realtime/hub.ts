@@ -36,30 +36,36 @@ export function hubSubscription(stop: () => void, ready: Promise<void> = Promise
   return Object.assign(stop, { ready });
 }
 
-/** Listeners by topic; what one topic's listeners receive is what its kind carries. */
+/**
+ * Listeners by topic; what one topic's listeners receive is what its kind carries. Each topic's
+ * listeners are an array replaced whole when one is added or removed, so a message is handed
+ * over without copying them (a control-room wall hands every event to a hundred consoles), and a
+ * listener removed or added while a message is handed over does not change who receives it.
+ */
 export class TopicListeners {
-  private readonly listeners = new Map<string, Set<(message: never, publishedAt: number) => void>>();
+  private readonly listeners = new Map<string, ReadonlyArray<(message: never, publishedAt: number) => void>>();
 
   /** Hands a message to the listeners of its topic; `publishedAt` defaults to now (published in this process). */
   deliver(topic: string, message: unknown, publishedAt?: number): void {
-    const set = this.listeners.get(topic);
-    if (!set) return;
+    const current = this.listeners.get(topic);
+    if (!current) return;
     const at = publishedAt ?? Date.now();
-    for (const listener of [...set]) (listener as (message: unknown, publishedAt: number) => void)(message, at);
+    for (const listener of current) (listener as (message: unknown, publishedAt: number) => void)(message, at);
   }
 
   add<K extends HubKind>(topic: string, listener: HubListener<K>): () => void {
-    let set = this.listeners.get(topic);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(topic, set);
-    }
-    set.add(listener);
+    const entry = listener as (message: never, publishedAt: number) => void;
+    this.listeners.set(topic, [...(this.listeners.get(topic) ?? []), entry]);
+    let added = true;
     return () => {
+      if (!added) return;
+      added = false;
       const current = this.listeners.get(topic);
       if (!current) return;
-      current.delete(listener);
-      if (current.size === 0) this.listeners.delete(topic);
+      const index = current.indexOf(entry);
+      if (index < 0) return;
+      if (current.length === 1) this.listeners.delete(topic);
+      else this.listeners.set(topic, [...current.slice(0, index), ...current.slice(index + 1)]);
     };
   }
 

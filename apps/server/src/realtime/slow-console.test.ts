@@ -120,7 +120,7 @@ describe('a console that stops reading', () => {
     fast.close();
   });
 
-  it('a reading console gets every event of a 1.6 MB burst published in one turn: frames corked for the turn do not count as falling behind', { timeout: 30_000 }, async () => {
+  it('a reading console gets every event of a 1.6 MB burst published in one turn: frames gathered in the turn do not count as falling behind', { timeout: 30_000 }, async () => {
     const { hardwareId } = await createHardwareRow(server);
     const reader = await subscribedConsole(hardwareId);
     const seen: number[] = [];

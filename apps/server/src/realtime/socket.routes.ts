@@ -9,8 +9,7 @@ import type { AuthUser } from '../modules/auth/auth-user.js';
 import { findExhibitRefs, findHardwareRefs } from '../modules/access/refs.repository.js';
 import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessions.service.js';
 import { listenToAccessChanges } from './access-notices.js';
-import type { ExhibitEvent } from './hub-messages.js';
-import { hubTopic, type HubSubscription } from './hub.js';
+import { hubTopic, type HubListener, type HubSubscription } from './hub.js';
 import { ConsoleOutbox } from './console-outbox.js';
 import { SocketItemLevels } from './socket-item-levels.js';
 
@@ -92,6 +91,9 @@ type ConsoleConnectionStart = {
   sessionHash: string | null;
   onStop: () => void;
 };
+
+/** The last event counted in the fan-out delay (the same object reaches every console of this node). */
+let lastTimedEvent: ServerMessage | null = null;
 
 /** A message on its way to the socket, and when the hub event behind it was published (ms since the epoch). */
 type HubDelivery = { event: ServerMessage; publishedAt?: number };
@@ -189,11 +191,18 @@ class ConsoleConnection {
     this.onStop();
   }
 
-  /** Writes a message; an event from the hub (`publishedAt` known) counts in the fan-out delay. */
+  /**
+   * Writes a message; an event from the hub (`publishedAt` known) counts in the fan-out delay, once
+   * an event: the hub hands it to every console in one go, so its first write stands for them all
+   * (a wall of a hundred consoles would otherwise observe each event a hundred times).
+   */
   private send(message: ServerMessage, publishedAt?: number): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.outbox.write(message);
-    if (publishedAt !== undefined) this.deps.metrics.fanoutDelay.observe(Math.max(0, Date.now() - publishedAt) / 1000);
+    if (publishedAt !== undefined && message !== lastTimedEvent) {
+      lastTimedEvent = message;
+      this.deps.metrics.fanoutDelay.observe(Math.max(0, Date.now() - publishedAt) / 1000);
+    }
   }
 
   /**
@@ -252,7 +261,7 @@ class ConsoleConnection {
     switch (message.type) {
       case 'ping':
         // After every event that arrived before it (some may wait for the user's levels).
-        this.deliver({ event: { type: 'pong' } }, () => true);
+        this.deliver({ type: 'pong' }, undefined, () => true);
         return;
       case 'auth':
         await this.authenticate(message.token);
@@ -311,42 +320,51 @@ class ConsoleConnection {
     const topic = hubTopic(kind, id);
     // A subscribe still loading grants when the socket closed must not leave listeners behind.
     if (this.closed || this.subscriptions.has(topic)) return;
-    const unsubscribe =
+    // Whether the subscription still stands, for events that waited (levels loading) while it was
+    // dropped: a flag, not a lookup of the topic among thousands of subscriptions, because a wall
+    // of consoles checks it for every event on every console (docs/performance.md).
+    let active = true;
+    const subscribed = () => active;
+    const stopListening =
       kind === 'exhibit'
-        ? this.deps.hub.subscribe('exhibit', id, (event, publishedAt) => this.forwardExhibitEvent({ exhibitId: id, event, publishedAt }))
-        : this.deps.hub.subscribe('hardware', id, (event, publishedAt) => this.deliver({ event, publishedAt }, () => this.subscriptions.has(topic)));
-    this.subscriptions.set(topic, unsubscribe);
+        ? this.deps.hub.subscribe('exhibit', id, this.exhibitListener(id, subscribed))
+        : this.deps.hub.subscribe('hardware', id, (event, publishedAt) => this.deliver(event, publishedAt, subscribed));
+    this.subscriptions.set(topic, () => {
+      active = false;
+      stopListening();
+    });
   }
 
   /**
-   * Sends an exhibit's event unless it is about an item hidden to the user (a status or a
-   * setting). A change of the exhibit's users or levels drops the cached levels first.
+   * Listens to an exhibit's events: each is sent unless it is about an item hidden to the user (a
+   * status or a setting). A change of the exhibit's users or levels drops the cached levels first.
    */
-  private forwardExhibitEvent({ exhibitId, event, publishedAt }: { exhibitId: string; event: ExhibitEvent; publishedAt: number }): void {
-    if (event.type === 'exhibit.usersChanged') this.itemLevels.forget(exhibitId);
-    const topic = hubTopic('exhibit', exhibitId);
-    this.deliver({ event, publishedAt }, () => {
-      // Unsubscribed (or access lost) while earlier events waited: nothing more of this exhibit.
-      if (!this.subscriptions.has(topic)) return false;
-      return this.itemLevels.mayReceive(exhibitId, event);
-    });
+  private exhibitListener(exhibitId: string, subscribed: () => boolean): HubListener<'exhibit'> {
+    return (event, publishedAt) => {
+      if (event.type === 'exhibit.usersChanged') this.itemLevels.forget(exhibitId);
+      this.deliver(event, publishedAt, () => {
+        // Unsubscribed (or access lost) while earlier events waited: nothing more of this exhibit.
+        if (!subscribed()) return false;
+        return this.itemLevels.mayReceive(exhibitId, event);
+      });
+    };
   }
 
   /**
    * Sends an event if `mayReceive` says so. Usually that is known at once; when it must wait
    * (levels loading), later events wait behind it, so everything leaves in the order it came.
    */
-  private deliver(message: HubDelivery, mayReceive: () => boolean | Promise<boolean>): void {
+  private deliver(event: ServerMessage, publishedAt: number | undefined, mayReceive: () => boolean | Promise<boolean>): void {
     if (!this.pending) {
       const verdict = mayReceive();
       if (typeof verdict === 'boolean') {
-        if (verdict) this.send(message.event, message.publishedAt);
+        if (verdict) this.send(event, publishedAt);
         return;
       }
-      this.queueDelivery(Promise.resolve(), { ...message, mayReceive: () => verdict });
+      this.queueDelivery(Promise.resolve(), { event, publishedAt, mayReceive: () => verdict });
       return;
     }
-    this.queueDelivery(this.pending, { ...message, mayReceive });
+    this.queueDelivery(this.pending, { event, publishedAt, mayReceive });
   }
 
   private queueDelivery(after: Promise<void>, delivery: HubDelivery & { mayReceive: () => boolean | Promise<boolean> }): void {

@@ -109,7 +109,7 @@ function mergeKey(message: ServerMessage): string | null {
 
 /**
  * What one console socket is sent. While the socket has less than SLOW_CONSOLE_BYTES waiting,
- * each message is written at once. Past that the console is slow (a tab in the background, a poor
+ * each message is written within FLUSH_GAP_MS, gathered with the others. Past that the console is slow (a tab in the background, a poor
  * link, a client that stopped reading): messages wait here, the newest of each value replacing
  * the one before, and go out as the socket drains. So a slow console costs bounded memory and
  * never holds up the ingest or the other consoles; one that falls behind by more than
@@ -127,7 +127,7 @@ export class ConsoleOutbox {
   private lastFlush = -Infinity;
   private flushTimer: NodeJS.Timeout | null = null;
   /**
-   * The TCP socket a turn's frames are written to in one buffer, or null: ws then frames each
+   * The TCP socket gathered frames are written to in one buffer, or null: ws then frames each
    * message itself (no TCP socket under it, or an extension such as compression that changes frames).
    */
   private readonly raw: Socket | null;
@@ -147,7 +147,7 @@ export class ConsoleOutbox {
   write(message: ServerMessage): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     const frame = frameOf(message);
-    // What earlier turns sent and the console has not read yet; this turn's frames do not make it slow.
+    // What earlier writes sent and the console has not read yet; the frames gathered do not make it slow.
     if (!this.held.size && this.socket.bufferedAmount < SLOW_CONSOLE_BYTES) {
       if (!this.gathered.length) this.scheduleFlush();
       this.gathered.push(frame);
@@ -175,6 +175,10 @@ export class ConsoleOutbox {
     this.gathered = [];
     this.gatheredBytes = 0;
     gathering.delete(this);
+    this.cancelFlushTimer();
+  }
+
+  private cancelFlushTimer(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
   }
@@ -195,8 +199,7 @@ export class ConsoleOutbox {
    * call each (a fifth of a saturated server's time, docs/performance.md).
    */
   flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
+    this.cancelFlushTimer();
     const frames = this.gathered;
     if (!frames.length) return;
     this.lastFlush = performance.now();
@@ -205,7 +208,13 @@ export class ConsoleOutbox {
     this.gatheredBytes = 0;
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.raw) this.raw.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames, bytes));
-    else for (const frame of frames) this.socket.send(textOfFrame(frame), TEXT_FRAME);
+    else for (const frame of frames) this.writeFrame(frame);
+  }
+
+  /** Writes one frame of frameOf: as it is to the TCP socket, else its text through ws. */
+  private writeFrame(frame: Buffer): void {
+    if (this.raw) this.raw.write(frame);
+    else this.socket.send(textOfFrame(frame), TEXT_FRAME);
   }
 
   private drain(): void {
@@ -215,8 +224,7 @@ export class ConsoleOutbox {
     this.flush();
     for (const [key, frame] of this.held) {
       if (this.socket.bufferedAmount >= SLOW_CONSOLE_BYTES) break;
-      if (this.raw) this.raw.write(frame);
-      else this.socket.send(textOfFrame(frame), TEXT_FRAME);
+      this.writeFrame(frame);
       this.held.delete(key);
     }
     if (this.held.size) this.timer = setTimeout(() => this.drain(), DRAIN_CHECK_MS);

@@ -86,22 +86,29 @@ function topUp(connection: Connection, state: SideState): void {
   connection.socket.write(batch);
 }
 
-/** Answers a command from the server as a board does: PUBACK, then a `result` saying ok. */
-function answerCommand(connection: Connection, board: FleetBoard, frame: Frame): void {
+/** Answers a command from the server as a board does: PUBACK, then a `result` saying ok; returns the command's name. */
+function answerCommand(connection: Connection, board: FleetBoard, frame: Frame): string | undefined {
   const { messageId, payload } = readPublish(frame);
   if (messageId) connection.socket.write(pubackPacket(messageId));
   try {
-    const command = JSON.parse(payload.toString()) as { correlationId?: string };
+    const command = JSON.parse(payload.toString()) as { command?: string; correlationId?: string };
     if (command.correlationId) {
       connection.socket.write(publishPacket(hardwareTopic(board.id, 'result'), JSON.stringify({ correlationId: command.correlationId, ok: true }), 0));
     }
+    return command.command;
   } catch {
-    // not a command this load answers
+    return undefined; // not a command this load answers
   }
 }
 
-/** Opens one board's connection: CONNECT (with its last will), then subscribe to cmd, status online, announce. */
-function openConnection(url: URL, board: FleetBoard, state: SideState): Promise<Connection> {
+/**
+ * Opens one board's connection: CONNECT (with its last will), then subscribe to cmd, status online,
+ * announce. On a Plinth side the board is ready once Plinth has applied its announce, which it
+ * answers with the `debug` command: Plinth acknowledges the announce before it stores it, and
+ * prop changes sent before then wait behind it in the board's queue (with 2,000 boards announcing
+ * at once, for seconds: a round started then measured the announces, not the prop stream).
+ */
+function openConnection(url: URL, board: FleetBoard, state: SideState, awaitDebug: boolean): Promise<Connection> {
   const epoch = Date.now();
   const template = publishPacket(hardwareTopic(board.id, 'prop'), propPayload(0), 1, 0);
   const payloadLength = Buffer.byteLength(propPayload(0));
@@ -114,12 +121,12 @@ function openConnection(url: URL, board: FleetBoard, state: SideState): Promise<
     sequence: 0,
     nextId: 1,
     inFlight: 0,
-    setupPending: 3,
+    setupPending: awaitDebug ? 4 : 3,
   };
   const { socket } = connection;
   socket.setNoDelay(true);
   return new Promise<Connection>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`no CONNACK, SUBACK and PUBACKs within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+    const timer = setTimeout(() => fail(new Error(`no CONNACK, SUBACK, PUBACKs (and from Plinth the debug command) within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
     const fail = (error: Error) => {
       clearTimeout(timer);
       socket.destroy();
@@ -155,7 +162,11 @@ function openConnection(url: URL, board: FleetBoard, state: SideState): Promise<
         case PacketType.suback:
           return setupDone();
         case PacketType.publish:
-          return answerCommand(connection, board, frame);
+          if (answerCommand(connection, board, frame) === 'debug' && awaitDebug) {
+            awaitDebug = false;
+            setupDone();
+          }
+          return;
         default:
           return;
       }
@@ -204,7 +215,7 @@ function stopPacer(state: SideState): void {
 async function connect(message: Extract<ToLoad, { type: 'connect' }>): Promise<void> {
   const state = sideState(message.side);
   const url = new URL(message.url);
-  const { opened, failed, errors } = await openEach(message.boards, CONNECTING_AT_ONCE, (board) => openConnection(url, board, state));
+  const { opened, failed, errors } = await openEach(message.boards, CONNECTING_AT_ONCE, (board) => openConnection(url, board, state, message.side !== 'broker'));
   state.connections.push(...opened);
   report({ type: 'connected', side: message.side, ready: state.connections.length, failed, errors });
 }

@@ -11,7 +11,7 @@ const BOARD = '3f1c2a4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 
 /** The handlers with in-memory collaborators that record what each message made them do. */
-function handlersWith(options: { isShared?: boolean } = {}) {
+function handlersWith(options: { isShared?: boolean; heard?: boolean } = {}) {
   const calls: string[] = [];
   const events: RealtimeEvent[] = [];
   const heartbeats: HeartbeatWrite[] = [];
@@ -34,12 +34,22 @@ function handlersWith(options: { isShared?: boolean } = {}) {
     deps: { db: {} as Db, hub, clock: { now: () => NOW }, logs },
     presence: {
       touch: async (hardwareId) => void calls.push(`touch ${hardwareId}`),
+      touchHeard: (hardwareId) => {
+        calls.push(`heard ${hardwareId}`);
+        return options.heard ?? false;
+      },
       connected: async (hardwareId) => void calls.push(`connected ${hardwareId}`),
       changeOnline: async (hardwareId, { online, reason }) => void calls.push(`online ${hardwareId} ${online} ${reason}`),
     },
     props: {
       remember: () => undefined,
-      lookup: async (_hardwareId, peripheralId, propName) => (peripheralId === 'relay1' && propName === 'state' ? { periphName: 'Relay', propType: 'toggle' } : null),
+      // This node knows relay1 (as after its announce); the database also knows button1.
+      find: (_hardwareId, peripheralId, propName) => (peripheralId === 'relay1' && propName === 'state' ? { periphName: 'Relay', propType: 'toggle' } : null),
+      lookup: async (_hardwareId, peripheralId, propName) => {
+        calls.push(`lookup ${peripheralId}`);
+        if (peripheralId === 'button1' && propName === 'pressed') return { periphName: 'Button', propType: 'button' };
+        return peripheralId === 'relay1' && propName === 'state' ? { periphName: 'Relay', propType: 'toggle' } : null;
+      },
     },
     writes: { heartbeat: (write) => void heartbeats.push(write), prop: (write) => void props.push(write) },
     commands: { publish: async () => undefined, settle: (_hardwareId, result) => void settled.push(result) },
@@ -62,9 +72,32 @@ describe('board message handlers', () => {
     const { send, calls, heartbeats, events } = handlersWith();
     const beat = { voltage: 5, temp: 21, uptime: 3, exhibitState: 'running', exhibitIP: '10.0.0.2' };
     await send('heartbeat', beat);
-    expect(calls).toEqual([`touch ${BOARD}`]);
+    expect(calls).toEqual([`heard ${BOARD}`, `touch ${BOARD}`]);
     expect(heartbeats).toEqual([{ hardwareId: BOARD, beat, at: NOW }]);
     expect(events).toEqual([{ type: 'hardware.statusChanged', hardwareId: BOARD, ...beat, updatedAt: NOW.toISOString() }]);
+  });
+
+  it('applies a heartbeat and a known prop change of a board held online at once, with nothing to wait for', () => {
+    const { send, calls, heartbeats, events, props, records } = handlersWith({ heard: true });
+    const beat = { voltage: 5, temp: 21, uptime: 3, exhibitState: 'running', exhibitIP: '10.0.0.2' };
+    expect(send('heartbeat', beat)).toBeUndefined();
+    expect(send('prop', { peripheralId: 'relay1', propName: 'state', value: 0 })).toBeUndefined();
+    expect(calls).toEqual([`heard ${BOARD}`, `heard ${BOARD}`]);
+    expect(heartbeats).toEqual([{ hardwareId: BOARD, beat, at: NOW }]);
+    expect(props).toEqual([{ hardwareId: BOARD, peripheralId: 'relay1', propName: 'state', value: 0 }]);
+    expect(events.map((e) => e.type)).toEqual(['hardware.statusChanged', 'hardware.propChanged']);
+    expect(records).toEqual([{ source: 'hardware', deviceId: BOARD, level: 'debug', eventType: 'prop', message: 'Relay state = 0' }]);
+  });
+
+  it('reads a prop this node does not know before applying it, even for a board held online', async () => {
+    const { send, calls, events, records } = handlersWith({ heard: true });
+    const pending = send('prop', { peripheralId: 'button1', propName: 'pressed', value: true });
+    expect(pending).toBeInstanceOf(Promise);
+    expect(events).toEqual([]);
+    await pending;
+    expect(calls).toEqual([`heard ${BOARD}`, `touch ${BOARD}`, 'lookup button1']);
+    expect(events).toEqual([{ type: 'hardware.propChanged', hardwareId: BOARD, peripheralId: 'button1', propType: 'button', propName: 'pressed', value: true, periphName: 'Button' }]);
+    expect(records).toEqual([{ source: 'hardware', deviceId: BOARD, level: 'debug', eventType: 'button', message: 'Button pressed = true' }]);
   });
 
   it('names a prop change from the known peripherals, and drops one of a prop nobody announced', async () => {

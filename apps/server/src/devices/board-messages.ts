@@ -28,8 +28,8 @@ import type { InvalidMessages } from './invalid-messages.js';
 /** What the board message handlers work with. */
 export type BoardMessageContext = {
   deps: Pick<AppDeps, 'db' | 'hub' | 'clock' | 'logs'>;
-  presence: Pick<BoardPresence, 'touch' | 'connected' | 'changeOnline'>;
-  props: Pick<BoardPropCatalog, 'remember' | 'lookup'>;
+  presence: Pick<BoardPresence, 'touch' | 'touchHeard' | 'connected' | 'changeOnline'>;
+  props: Pick<BoardPropCatalog, 'remember' | 'lookup' | 'find'>;
   writes: Pick<BoardWrites, 'heartbeat' | 'prop'>;
   commands: Pick<BoardCommands, 'publish' | 'settle'>;
   invalid: Pick<InvalidMessages, 'record'>;
@@ -37,10 +37,12 @@ export type BoardMessageContext = {
   isShared: boolean;
 };
 
-/** Handles one board message of a channel: its payload is checked, then applied. */
-export type BoardMessageHandler = (hardwareId: string, payload: Buffer) => Promise<void>;
-
-const done = Promise.resolve();
+/**
+ * Handles one board message of a channel: its payload is checked, then applied. Answers undefined
+ * when it is done already (a refused payload; a heartbeat or prop change of a board this node
+ * holds online): the board's queue then keeps nothing for it.
+ */
+export type BoardMessageHandler = (hardwareId: string, payload: Buffer) => Promise<void> | undefined;
 
 /**
  * The board channels of docs/protocols/hardware-mqtt.md, each a small handler. A payload that
@@ -51,7 +53,7 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
   const { deps, presence, props, writes, commands } = context;
   const emit = (hardwareId: string, event: HardwareEvent) => deps.hub.publish('hardware', hardwareId, event);
   const handlers = new Map<string, BoardMessageHandler>();
-  const on = <S extends z.ZodType>(channel: BoardChannel, schema: S, apply: (hardwareId: string, message: z.infer<S>, now: Date) => Promise<void>) => {
+  const on = <S extends z.ZodType>(channel: BoardChannel, schema: S, apply: (hardwareId: string, message: z.infer<S>, now: Date) => Promise<void> | undefined) => {
     const count = !(context.isShared && channel === 'result');
     const parser = compileSchema(schema);
     handlers.set(channel, (hardwareId, payload) => {
@@ -59,7 +61,7 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
       const parsed = parsePayload(parser, payload);
       if (parsed.success) return apply(hardwareId, parsed.data, now);
       context.invalid.record(hardwareId, { channel, reason: parsed.reason, count });
-      return done;
+      return undefined;
     });
   };
 
@@ -81,22 +83,39 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
       await commands.publish(hardwareId, { command: 'debug', correlationId: randomUUID(), on: latest.controlDebug });
     }
   });
-  on('heartbeat', HeartbeatMessageSchema, async (hardwareId, beat, now) => {
-    await presence.touch(hardwareId);
+  const applyHeartbeat = (hardwareId: string, beat: z.infer<typeof HeartbeatMessageSchema>, now: Date) => {
     writes.heartbeat({ hardwareId, beat, at: now });
     emit(hardwareId, presentHeartbeat({ hardwareId, heartbeat: beat, at: now }));
+  };
+  // A board this node holds online is applied at once; one it does not comes online first.
+  on('heartbeat', HeartbeatMessageSchema, (hardwareId, beat, now) => {
+    if (presence.touchHeard(hardwareId)) {
+      applyHeartbeat(hardwareId, beat, now);
+      return undefined;
+    }
+    return presence.touch(hardwareId).then(() => applyHeartbeat(hardwareId, beat, now));
   });
-  on('prop', PropMessageSchema, async (hardwareId, message) => {
-    await presence.touch(hardwareId);
-    const prop = await props.lookup(hardwareId, message.peripheralId, message.propName);
-    if (!prop) return;
+  const applyProp = (hardwareId: string, message: z.infer<typeof PropMessageSchema>, prop: { periphName: string; propType: string }) => {
     const { propType, periphName } = prop;
     const { peripheralId, propName, value } = message;
     emit(hardwareId, presentPropChanged({ hardwareId, peripheralId, periphName, propName, propType, value }));
-    writes.prop({ hardwareId, peripheralId: message.peripheralId, propName: message.propName, value: message.value });
+    writes.prop({ hardwareId, peripheralId, propName, value });
     // Presses and prop changes made on the board feed the hardware report (button, prop).
     const eventType = propType === 'button' ? 'button' : 'prop';
     recordHardware(deps.logs, hardwareId, { eventType, level: 'debug', message: `${periphName} ${propName} = ${JSON.stringify(value)}` });
+  };
+  // A board online here and a prop it announced here are applied at once; else they are read first.
+  on('prop', PropMessageSchema, (hardwareId, message) => {
+    const known = presence.touchHeard(hardwareId) ? props.find(hardwareId, message.peripheralId, message.propName) : null;
+    if (known) {
+      applyProp(hardwareId, message, known);
+      return undefined;
+    }
+    return (async () => {
+      await presence.touch(hardwareId);
+      const prop = await props.lookup(hardwareId, message.peripheralId, message.propName);
+      if (prop) applyProp(hardwareId, message, prop);
+    })();
   });
   on('result', ResultMessageSchema, async (hardwareId, result) => {
     await presence.touch(hardwareId);

@@ -110,6 +110,18 @@ export class BoardPresence {
     recordHardware(this.deps.logs, hardwareId, { eventType: 'offline', level, message: `Offline: ${CHANGE_REASONS[reason]}` });
   }
 
+  /**
+   * The board spoke: when this instance holds it online, its entry is updated in place and true
+   * answered (nothing allocated, nothing awaited: every heartbeat and prop change comes here);
+   * otherwise false, and `touch` must bring it online.
+   */
+  touchHeard(hardwareId: string): boolean {
+    const known = this.lastSeen.get(hardwareId);
+    if (!known) return false;
+    known.at = Date.now();
+    return true;
+  }
+
   /** The board spoke; `windowMs` when it announced its heartbeat. A board not heard before comes online. */
   async touch(hardwareId: string, windowMs?: number): Promise<void> {
     const known = this.lastSeen.get(hardwareId);

@@ -45,7 +45,8 @@ export class BoardPropCatalog {
     return this.find(hardwareId, peripheralId, propName);
   }
 
-  private find(hardwareId: string, peripheralId: string, propName: string): { periphName: string; propType: string } | null {
+  /** The prop's peripheral name and type when this instance knows them (no database read). */
+  find(hardwareId: string, peripheralId: string, propName: string): { periphName: string; propType: string } | null {
     const props = this.boards.get(hardwareId);
     if (!props) return null;
     for (let i = 0; i < props.length; i += STRIDE) {

@@ -75,4 +75,46 @@ describe('BoardQueue', () => {
     await queue.drain();
     expect(attempts).toBe(2);
   });
+
+  it('runs a board’s work at once when nothing of the board’s waits, and keeps nothing for work done at once', async () => {
+    const { logger, lines } = capture();
+    const queue = new BoardQueue(logger, 1);
+    const log: string[] = [];
+    queue.enqueue('a', () => void log.push('heartbeat'));
+    expect(log).toEqual(['heartbeat']);
+    // Work that waits holds the board's later messages behind it, even those done at once.
+    let finish = () => {};
+    queue.enqueue(
+      'a',
+      () =>
+        new Promise<void>((resolve) => {
+          finish = () => {
+            log.push('announce stored');
+            resolve();
+          };
+        }),
+    );
+    queue.enqueue('a', () => void log.push('prop'));
+    queue.enqueue('b', () => void log.push('other board'));
+    expect(log).toEqual(['heartbeat', 'other board']);
+    finish();
+    await queue.drain();
+    expect(log).toEqual(['heartbeat', 'other board', 'announce stored', 'prop']);
+    queue.enqueue('a', () => void log.push('prop again'));
+    expect(log.at(-1)).toBe('prop again');
+    expect(lines).toEqual([]);
+  });
+
+  it('logs work that throws at once and goes on with the board’s next message', async () => {
+    const { logger, lines } = capture();
+    const queue = new BoardQueue(logger, 1);
+    let next = false;
+    queue.enqueue('a', () => {
+      throw new Error('a bug');
+    });
+    queue.enqueue('a', () => void (next = true));
+    await queue.drain();
+    expect(next).toBe(true);
+    expect(lines.map((l) => [l.msg, l.hardwareId])).toEqual([['hardware message failed', 'a']]);
+  });
 });

@@ -28,15 +28,44 @@ export class BoardQueue {
     private readonly retryFirstMs = RETRY_FIRST_MS,
   ) {}
 
-  enqueue(hardwareId: string, work: () => Promise<void>): void {
+  /**
+   * Queues a piece of the board's work. When nothing of the board's is queued it starts at once,
+   * and work that finishes without waiting (answers undefined: a heartbeat or prop change of a
+   * board and prop this node knows) leaves nothing in the queue: no promise is made for it.
+   */
+  enqueue(hardwareId: string, work: () => Promise<void> | void): void {
     if (this.stopped) return;
-    this.queue.run(hardwareId, () => this.attempt(work)).catch((error: unknown) => this.logger.error({ failure: describeFailure(error), hardwareId }, 'hardware message failed'));
+    if (!this.queue.isIdle(hardwareId)) {
+      this.run(hardwareId, () => this.attempt(work));
+      return;
+    }
+    let first: Promise<void> | void;
+    try {
+      first = work();
+    } catch (error) {
+      this.failed(hardwareId, error);
+      return;
+    }
+    if (first === undefined) return;
+    // Its first attempt is under way: later messages of the board wait behind it in the queue.
+    first.catch(() => undefined); // handled by attempt, a turn later
+    const running = first;
+    this.run(hardwareId, () => this.attempt(work, running));
   }
 
-  private async attempt(work: () => Promise<void>): Promise<void> {
+  private run(hardwareId: string, attempt: () => Promise<void>): void {
+    this.queue.run(hardwareId, attempt).catch((error: unknown) => this.failed(hardwareId, error));
+  }
+
+  private failed(hardwareId: string, error: unknown): void {
+    this.logger.error({ failure: describeFailure(error), hardwareId }, 'hardware message failed');
+  }
+
+  /** Runs `work` until it succeeds or fails for good; `first` is its first attempt when already under way. */
+  private async attempt(work: () => Promise<void> | void, first?: Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await work();
+        await (attempt === 1 && first ? first : work());
         return;
       } catch (error) {
         if (this.stopped || attempt >= BOARD_WORK_ATTEMPTS || !isDatabaseUnavailable(error)) throw error;

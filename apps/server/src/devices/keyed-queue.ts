@@ -22,6 +22,11 @@ export class KeyedQueue {
     return next;
   }
 
+  /** Whether nothing is queued or running under `key`. */
+  isIdle(key: string): boolean {
+    return !this.tails.has(key);
+  }
+
   /** Settles once everything queued so far has run. */
   async drain(): Promise<void> {
     await Promise.allSettled([...this.tails.values()]);

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import { BOARD_CHANNELS } from '@plinth/shared';
 
 /**
@@ -38,6 +38,68 @@ export class Tally {
   /** Counts one for `value` (a value not in the list counts as `other`). */
   inc(value: string): void {
     this.counts[this.index.get(value) ?? this.counts.length - 1]! += 1;
+  }
+}
+
+/**
+ * A histogram without labels whose hot path is a bucket search and three increments: the console
+ * fan-out observes every event (some 20,000 a second at saturation), where prom-client's observe
+ * allocated and hashed each time (2.4% of the saturated server's busy time). It renders as
+ * prom-client's Histogram does: cumulative `_bucket` series with `le`, then `_sum` and `_count`.
+ */
+export class TallyHistogram {
+  /** Observations by bucket, not cumulative; the last is +Inf's. */
+  private readonly counts: number[];
+  private sum = 0;
+  private count = 0;
+  /** As prom-client's: the series show from the start, and after a reset only once something is observed. */
+  private shown = true;
+
+  constructor(
+    registry: Registry,
+    private readonly options: { name: string; help: string; buckets: readonly number[] },
+  ) {
+    this.counts = [...options.buckets.map(() => 0), 0];
+    const metric = {
+      name: options.name,
+      help: options.help,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () => this.values(),
+      reset: () => this.reset(),
+    };
+    registry.registerMetric(metric as unknown as Metric);
+  }
+
+  observe(value: number): void {
+    const { buckets } = this.options;
+    let i = 0;
+    while (i < buckets.length && value > buckets[i]!) i += 1;
+    this.counts[i]! += 1;
+    this.sum += value;
+    this.count += 1;
+    this.shown = true;
+  }
+
+  private values() {
+    const { name, help, buckets } = this.options;
+    if (!this.shown) return { name, help, type: 'histogram', values: [], aggregator: 'sum' };
+    const bucket = `${name}_bucket`;
+    let below = 0;
+    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = buckets.map((le, i) => {
+      below += this.counts[i]!;
+      return { labels: { le }, value: below, metricName: bucket };
+    });
+    values.push({ labels: { le: '+Inf' }, value: this.count, metricName: bucket });
+    values.push({ labels: {}, value: this.sum, metricName: `${name}_sum` }, { labels: {}, value: this.count, metricName: `${name}_count` });
+    return { name, help, type: 'histogram', values, aggregator: 'sum' };
+  }
+
+  private reset(): void {
+    this.counts.fill(0);
+    this.sum = 0;
+    this.count = 0;
+    this.shown = false;
   }
 }
 
@@ -93,7 +155,7 @@ export type Metrics = {
   /** HTTP answers by method, route template and status, with their duration. */
   httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** From an event's publication on any node to its first write on a console socket of this node (once an event). */
-  fanoutDelay: Histogram;
+  fanoutDelay: TallyHistogram;
   /** Time of each database query (PostgreSQL or PGlite). */
   dbQueryDuration: Histogram;
   /** Time a query waited for a connection of the PostgreSQL pool. */
@@ -132,7 +194,11 @@ export function createMetrics(): Metrics {
     exhibitMessages: new Tally(registry, { name: 'plinth_exhibit_messages_total', help: 'Exhibit SDK messages received, by type.', labelName: 'type', values: EXHIBIT_MESSAGE_TYPES }),
     exhibitMessagesInvalid: new Tally(registry, { name: 'plinth_exhibit_messages_invalid_total', help: 'Exhibit SDK messages refused, by reason.', labelName: 'reason', values: ['json', 'schema', 'text'] }),
     httpDuration: histogram('plinth_http_request_duration_seconds', 'HTTP requests by method, route template and status.', ['method', 'route', 'status_code']),
-    fanoutDelay: histogram('plinth_realtime_fanout_delay_seconds', 'From an event’s publication (on any node) to its first write on a console socket of this node, once an event.'),
+    fanoutDelay: new TallyHistogram(registry, {
+      name: 'plinth_realtime_fanout_delay_seconds',
+      help: 'From an event’s publication (on any node) to its first write on a console socket of this node, once an event.',
+      buckets: DURATION_BUCKETS,
+    }),
     dbQueryDuration: histogram('plinth_db_query_duration_seconds', 'Database queries of this node.'),
     dbPoolAcquire: histogram('plinth_db_pool_acquire_seconds', 'Time a PostgreSQL query waited for a connection of this node’s pool.'),
     setSource: (gauge, read) => sources.set(gauge, read),

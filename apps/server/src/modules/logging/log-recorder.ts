@@ -8,6 +8,7 @@ import { presentExhibitLogged } from '../exhibit-runtime/exhibit-events.presente
 import { presentHardwareLogged } from '../hardware-runtime/hardware-events.presenter.js';
 import { LiveLeases } from './live-leases.js';
 import { lineTime } from './log-time.js';
+import type { LogRow } from './log-store.repository.js';
 import { LogWriter } from './log-writer.js';
 import type { LogRecord, LogRecorder, RecordListener, ReportRecord } from './ports.js';
 
@@ -40,12 +41,14 @@ export function createLogRecorder(deps: LogRecorderDeps, options: { flushMs?: nu
       const now = deps.clock.now();
       // Never older than the retention (a device time that old is not believed): no line goes to a dropped day.
       const at = lineTime(line.at, now, retentionDays);
-      const message = storableText(line.message);
-      if (leases.isLive(line.source, line.deviceId, now.getTime())) publish({ ...line, message }, at);
-      writer.addLog({ source: line.source, deviceId: line.deviceId, at, level: line.level, eventType: line.eventType, message });
+      // One object, of one shape, is the stored row and what the consoles and listeners get (a
+      // board's prop changes each record a line: spreading it again for each was measurable).
+      const row: LogRow = { source: line.source, deviceId: line.deviceId, at, level: line.level, eventType: line.eventType, message: storableText(line.message) };
+      if (leases.isLive(row.source, row.deviceId, now.getTime())) publish(row, at);
+      writer.addLog(row);
       for (const listener of listeners) {
         try {
-          listener({ ...line, message, at });
+          listener(row);
         } catch (error) {
           // A listener's bug must not cost the line or the caller (record never throws).
           deps.logger.error({ err: error }, 'a log record listener failed');

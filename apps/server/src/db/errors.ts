@@ -51,3 +51,21 @@ export function isTransactionConflict(error: unknown): boolean {
   const code = databaseErrorOf(error)?.code ?? '';
   return code === '40P01' || code === '40001';
 }
+
+/** How many times work is run when another transaction conflicts with it. */
+const CONFLICT_ATTEMPTS = 5;
+
+/**
+ * Runs `work`, and again (up to five times in all) while PostgreSQL ends it as conflicting with
+ * another transaction (another server's writes on the same boards, say): it then applies as if
+ * the other came first. Any other failure is thrown at once.
+ */
+export async function runAgainOnConflict<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { HeartbeatMessage, Peripheral, Prop } from '@plinth/shared';
 import type { Db } from '../db/client.js';
 import type { Logger } from 'pino';
-import { isDataRefusal, isDatabaseUnavailable } from '../db/errors.js';
+import { isDataRefusal, isDatabaseUnavailable, runAgainOnConflict } from '../db/errors.js';
 import { describeFailure } from '../lib/describe-failure.js';
 
 /** One heartbeat to store: the board, what it said and when it arrived. */
@@ -16,10 +16,14 @@ export type FailedWrite = { hardwareId: string; error: unknown };
  * rows one by one, so a row it refuses never loses the others. Answers the rows refused. Any
  * other failure (a lost connection) is thrown: retrying row by row would not help.
  */
-async function writeBatchOrEach<W extends { hardwareId: string }>(writes: W[], write: (batch: W[]) => Promise<unknown>): Promise<FailedWrite[]> {
-  if (!writes.length) return [];
+async function writeBatchOrEach<W extends { hardwareId: string }>(unordered: W[], write: (batch: W[]) => Promise<unknown>): Promise<FailedWrite[]> {
+  if (!unordered.length) return [];
+  // Another server may write some of the same boards at once (a shared broker hands each board's
+  // messages to either node). Rows in id order are locked in that order where the plan follows
+  // the list; where it does not and the two deadlock, the statement ends and runs again.
+  const writes = [...unordered].sort(byBoard);
   try {
-    await write(writes);
+    await runAgainOnConflict(() => write(writes));
     return [];
   } catch (error) {
     if (!isDataRefusal(error)) throw error;
@@ -28,13 +32,17 @@ async function writeBatchOrEach<W extends { hardwareId: string }>(writes: W[], w
   const failed: FailedWrite[] = [];
   for (const one of writes) {
     try {
-      await write([one]);
+      await runAgainOnConflict(() => write([one]));
     } catch (error) {
       if (!isDataRefusal(error)) throw error;
       failed.push({ hardwareId: one.hardwareId, error });
     }
   }
   return failed;
+}
+
+function byBoard(a: { hardwareId: string }, b: { hardwareId: string }): number {
+  return a.hardwareId < b.hardwareId ? -1 : a.hardwareId > b.hardwareId ? 1 : 0;
 }
 
 /**

@@ -56,3 +56,24 @@ describe('Redis hub (several server instances)', () => {
     expect(await received).toEqual(event('x'));
   });
 });
+
+describe('Redis hub, one topic with two listeners', () => {
+  it('keeps the topic for the other listener when one listener is stopped twice', async () => {
+    const logger = pino({ level: 'silent' });
+    const one = await createRedisHub(REDIS_URL, logger);
+    const two = await createRedisHub(REDIS_URL, logger);
+    hubs.push(one, two);
+    const exhibitId = Math.random().toString(36).slice(2);
+    const stopFirst = two.subscribe('exhibit', exhibitId, () => {});
+    const received: ExhibitEvent[] = [];
+    const second = two.subscribe('exhibit', exhibitId, (e) => received.push(e));
+    await Promise.all([stopFirst.ready, second.ready]);
+    stopFirst();
+    stopFirst();
+    // Redis answers a later subscription on the same connection after any unsubscribe sent before it.
+    await two.subscribe('exhibit', `${exhibitId}-later`, () => {}).ready;
+    // Were the topic's Redis subscription dropped, the second listener would never hear this.
+    one.publish('exhibit', exhibitId, event('after'));
+    await expect.poll(() => received, { timeout: 5000 }).toEqual([event('after')]);
+  });
+});

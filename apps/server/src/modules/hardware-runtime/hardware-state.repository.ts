@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, or, sql } from 'drizzle-orm';
-import { isTransactionConflict } from '../../db/errors.js';
+import { runAgainOnConflict } from '../../db/errors.js';
 import { splitOnePerBoard } from '../../lib/one-per-board.js';
 import type { AnnounceMessage, Peripheral } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
@@ -20,19 +20,8 @@ export type OnlineChange = { hardwareId: string; online: boolean; reason: Connec
  * statements, not three each; a board named twice is changed in its order, in separate statements.
  */
 export async function setOnlineMany(db: Db, changes: OnlineChange[]): Promise<boolean[]> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await setOnlineManyOnce(db, changes);
-    } catch (error) {
-      // Another server's transaction on the same boards (their heartbeats, say) may end this one
-      // as a deadlock; run again, it applies as if the other came first.
-      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
-    }
-  }
+  return runAgainOnConflict(() => setOnlineManyOnce(db, changes));
 }
-
-/** How many times a batch of online changes is run when another transaction conflicts with it. */
-const CONFLICT_ATTEMPTS = 5;
 
 async function setOnlineManyOnce(db: Db, changes: OnlineChange[]): Promise<boolean[]> {
   const changed = new Set<OnlineChange>();
@@ -79,15 +68,18 @@ async function setOnlineOnce(tx: Db, changes: OnlineChange[]): Promise<OnlineCha
 
 /** Boards that were online when the server stopped are offline until they speak again. */
 export async function setAllOffline(db: Db, at: Date): Promise<string[]> {
-  const rows = await db
-    .update(hardware)
-    .set({ online: false, lastOnlineChange: at })
-    .where(eq(hardware.online, true))
-    .returning({ id: hardware.id });
-  if (rows.length) {
-    await db.insert(hardwareConnectionHistory).values(rows.map((r) => ({ hardwareId: r.id, online: false, reason: 'restart', at })));
-  }
-  return rows.map((r) => r.id);
+  // In one transaction, like every online change: no reader sees a board offline without its history row.
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(hardware)
+      .set({ online: false, lastOnlineChange: at })
+      .where(eq(hardware.online, true))
+      .returning({ id: hardware.id });
+    if (rows.length) {
+      await tx.insert(hardwareConnectionHistory).values(rows.map((r) => ({ hardwareId: r.id, online: false, reason: 'restart', at })));
+    }
+    return rows.map((r) => r.id);
+  });
 }
 
 /**

@@ -125,6 +125,7 @@ function openConnection(url: URL, board: FleetBoard, state: SideState, awaitDebu
   };
   const { socket } = connection;
   socket.setNoDelay(true);
+  let debugSeen = false;
   return new Promise<Connection>((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`no CONNACK, SUBACK, PUBACKs (and from Plinth the debug command) within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
     const fail = (error: Error) => {
@@ -162,8 +163,9 @@ function openConnection(url: URL, board: FleetBoard, state: SideState, awaitDebu
         case PacketType.suback:
           return setupDone();
         case PacketType.publish:
-          if (answerCommand(connection, board, frame) === 'debug' && awaitDebug) {
-            awaitDebug = false;
+          // The debug command counts once (Plinth may send it again on a later announce).
+          if (answerCommand(connection, board, frame) === 'debug' && awaitDebug && !debugSeen) {
+            debugSeen = true;
             setupDone();
           }
           return;

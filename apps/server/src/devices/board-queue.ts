@@ -39,18 +39,21 @@ export class BoardQueue {
       this.run(hardwareId, () => this.attempt(work));
       return;
     }
-    let first: Promise<void> | void;
-    try {
-      first = work();
-    } catch (error) {
-      this.failed(hardwareId, error);
-      return;
-    }
-    if (first === undefined) return;
+    const first = this.startNow(hardwareId, work);
+    if (!first) return;
     // Its first attempt is under way: later messages of the board wait behind it in the queue.
     first.catch(() => undefined); // handled by attempt, a turn later
-    const running = first;
-    this.run(hardwareId, () => this.attempt(work, running));
+    this.run(hardwareId, () => this.attempt(work, first));
+  }
+
+  /** Starts `work`; answers what is still under way (nothing when it finished, or threw: logged). */
+  private startNow(hardwareId: string, work: () => Promise<void> | void): Promise<void> | undefined {
+    try {
+      return work() ?? undefined;
+    } catch (error) {
+      this.failed(hardwareId, error);
+      return undefined;
+    }
   }
 
   private run(hardwareId: string, attempt: () => Promise<void>): void {

@@ -82,17 +82,22 @@ export class TallyHistogram {
   }
 
   private values() {
-    const { name, help, buckets } = this.options;
-    if (!this.shown) return { name, help, type: 'histogram', values: [], aggregator: 'sum' };
+    const { name, help } = this.options;
+    return { name, help, type: 'histogram', values: this.shown ? this.series() : [], aggregator: 'sum' };
+  }
+
+  /** The cumulative buckets, then the sum and the count, as prom-client lists them. */
+  private series(): { labels: Record<string, string | number>; value: number; metricName: string }[] {
+    const { name, buckets } = this.options;
     const bucket = `${name}_bucket`;
     let below = 0;
-    const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = buckets.map((le, i) => {
+    const values = buckets.map((le, i) => {
       below += this.counts[i]!;
-      return { labels: { le }, value: below, metricName: bucket };
+      return { labels: { le } as Record<string, string | number>, value: below, metricName: bucket };
     });
     values.push({ labels: { le: '+Inf' }, value: this.count, metricName: bucket });
     values.push({ labels: {}, value: this.sum, metricName: `${name}_sum` }, { labels: {}, value: this.count, metricName: `${name}_count` });
-    return { name, help, type: 'histogram', values, aggregator: 'sum' };
+    return values;
   }
 
   private reset(): void {

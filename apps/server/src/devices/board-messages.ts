@@ -53,13 +53,13 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
   const { deps, presence, props, writes, commands } = context;
   const emit = (hardwareId: string, event: HardwareEvent) => deps.hub.publish('hardware', hardwareId, event);
   const handlers = new Map<string, BoardMessageHandler>();
-  const on = <S extends z.ZodType>(channel: BoardChannel, schema: S, apply: (hardwareId: string, message: z.infer<S>, now: Date) => Promise<void> | undefined) => {
+  // A handler reads the clock itself when it needs the time (a prop change does not: no Date is made for it).
+  const on = <S extends z.ZodType>(channel: BoardChannel, schema: S, apply: (hardwareId: string, message: z.infer<S>) => Promise<void> | undefined) => {
     const count = !(context.isShared && channel === 'result');
     const parser = compileSchema(schema);
     handlers.set(channel, (hardwareId, payload) => {
-      const now = deps.clock.now();
       const parsed = parsePayload(parser, payload);
-      if (parsed.success) return apply(hardwareId, parsed.data, now);
+      if (parsed.success) return apply(hardwareId, parsed.data);
       context.invalid.record(hardwareId, { channel, reason: parsed.reason, count });
       return undefined;
     });
@@ -69,7 +69,8 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
     if (status.online) await presence.connected(hardwareId, status.epoch);
     else await presence.changeOnline(hardwareId, { online: false, reason: 'will', epoch: status.epoch });
   });
-  on('announce', AnnounceMessageSchema, async (hardwareId, announce, now) => {
+  on('announce', AnnounceMessageSchema, async (hardwareId, announce) => {
+    const now = deps.clock.now();
     await presence.touch(hardwareId, (announce.heartbeatMs ?? DEFAULT_HEARTBEAT_MS) * HEARTBEAT_MISSES_BEFORE_OFFLINE);
     const row = await applyAnnounce(deps.db, hardwareId, { announce, at: now });
     if (!row) return;
@@ -88,7 +89,8 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
     emit(hardwareId, presentHeartbeat({ hardwareId, heartbeat: beat, at: now }));
   };
   // A board this node holds online is applied at once; one it does not comes online first.
-  on('heartbeat', HeartbeatMessageSchema, (hardwareId, beat, now) => {
+  on('heartbeat', HeartbeatMessageSchema, (hardwareId, beat) => {
+    const now = deps.clock.now();
     if (presence.touchHeard(hardwareId)) {
       applyHeartbeat(hardwareId, beat, now);
       return undefined;
@@ -121,7 +123,8 @@ export function createBoardMessageHandlers(context: BoardMessageContext): Readon
     await presence.touch(hardwareId);
     commands.settle(hardwareId, result);
   });
-  on('firmware', FirmwareProgressSchema, async (hardwareId, progress, now) => {
+  on('firmware', FirmwareProgressSchema, async (hardwareId, progress) => {
+    const now = deps.clock.now();
     await presence.touch(hardwareId);
     const text = `Firmware update ${progress.state}${progress.version ? ` (version ${progress.version})` : ''}${progress.error ? `: ${progress.error}` : ''}`;
     const level = progress.state === 'failed' ? 'error' : 'info';

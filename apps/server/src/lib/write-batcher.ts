@@ -36,7 +36,7 @@ const RETRY_MAX_MS = 5000;
  */
 export class WriteBatcher<W> {
   /** Keyed writes under their string key, appended ones under a number: one map keeps their order. */
-  private readonly waiting = new Map<string | number, W>();
+  private waiting = new Map<string | number, W>();
   private appended = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -117,9 +117,9 @@ export class WriteBatcher<W> {
     let budget = this.waiting.size;
     while (budget > 0 && this.waiting.size) {
       const batch = this.take(Math.min(budget, this.options.maxWaiting ?? budget));
-      budget -= batch.length;
+      budget -= batch.size;
       try {
-        await this.options.store(batch.map(([, write]) => write));
+        await this.options.store([...batch.values()]);
       } catch (error) {
         if (!this.options.retry?.when(error)) {
           // This batch is gone; what still waits goes with the next timer.
@@ -141,21 +141,26 @@ export class WriteBatcher<W> {
     }
   }
 
-  private take(count: number): [string | number, W][] {
-    const batch: [string | number, W][] = [];
-    for (const entry of this.waiting) {
-      if (batch.length >= count) break;
-      batch.push(entry);
+  /** The first `count` writes waiting, in order, under their keys; taking them all takes the map itself. */
+  private take(count: number): Map<string | number, W> {
+    if (count >= this.waiting.size) {
+      const batch = this.waiting;
+      this.waiting = new Map();
+      return batch;
     }
-    for (const [key] of batch) this.waiting.delete(key);
+    const batch = new Map<string | number, W>();
+    for (const [key, write] of this.waiting) {
+      if (batch.size >= count) break;
+      batch.set(key, write);
+    }
+    for (const key of batch.keys()) this.waiting.delete(key);
     return batch;
   }
 
   /** A failed batch goes back first; a key written again meanwhile keeps its newer write. */
-  private putBack(batch: [string | number, W][]): void {
-    const newer = [...this.waiting];
-    this.waiting.clear();
-    for (const [key, write] of batch) this.waiting.set(key, write);
-    for (const [key, write] of newer) this.waiting.set(key, write);
+  private putBack(batch: Map<string | number, W>): void {
+    const newer = this.waiting;
+    this.waiting = batch;
+    for (const [key, write] of newer) batch.set(key, write);
   }
 }

@@ -36,33 +36,36 @@ function flushAll(): void {
 
 /**
  * Each event as a whole WebSocket text frame (header and the UTF-8 bytes of its JSON), made once
- * however many console sockets it goes to (the hub hands every listener the same object). ws,
- * sent the text, would measure, frame and write it again for each socket: at a control-room wall
- * (a hundred consoles watching every board) that was most of the server's time.
+ * however many console sockets it goes to. ws, sent the text, would measure, frame and write it
+ * again for each socket: at a control-room wall (a hundred consoles watching every board) that
+ * was most of the server's time. The hub hands every listener of an event the same object, one
+ * after the other in the same turn, so the last event framed is the one kept (a map of every
+ * event framed cost more than it saved: a WeakMap entry per event, and the collector's work on
+ * them, for the single console most events go to).
  */
-const frames = new WeakMap<ServerMessage, Buffer>();
+let lastMessage: ServerMessage | undefined;
+let lastFrame: Buffer | undefined;
 
 export function frameOf(message: ServerMessage): Buffer {
-  let frame = frames.get(message);
-  if (frame === undefined) {
-    const json = JSON.stringify(message);
-    const length = Buffer.byteLength(json);
-    // RFC 6455 5.2: FIN and the text opcode, then the length in 7 bits, 16 or 64; a server's frames are not masked.
-    const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
-    frame = Buffer.allocUnsafe(header + length);
-    frame[0] = 0x81;
-    if (header === 2) frame[1] = length;
-    else if (header === 4) {
-      frame[1] = 126;
-      frame.writeUInt16BE(length, 2);
-    } else {
-      frame[1] = 127;
-      frame.writeUInt32BE(0, 2);
-      frame.writeUInt32BE(length, 6);
-    }
-    frame.write(json, header);
-    frames.set(message, frame);
+  if (message === lastMessage) return lastFrame!;
+  const json = JSON.stringify(message);
+  const length = Buffer.byteLength(json);
+  // RFC 6455 5.2: FIN and the text opcode, then the length in 7 bits, 16 or 64; a server's frames are not masked.
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81;
+  if (header === 2) frame[1] = length;
+  else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(0, 2);
+    frame.writeUInt32BE(length, 6);
   }
+  frame.write(json, header);
+  lastMessage = message;
+  lastFrame = frame;
   return frame;
 }
 

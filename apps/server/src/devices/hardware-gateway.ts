@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { COMMAND_TIMEOUT_MS, Id, parseHardwareTopic } from '@plinth/shared';
+import { COMMAND_TIMEOUT_MS, isId, parseHardwareTopic } from '@plinth/shared';
 import { presentDebugChanged } from '../modules/hardware-runtime/hardware-events.presenter.js';
 import type { AppDeps } from '../deps.js';
 import { AppError } from '../lib/app-error.js';
@@ -57,7 +57,7 @@ export async function startHardwareGateway(deps: AppDeps, options: HardwareGatew
   await transport.subscribe((topic, payload) => {
     const parsed = parseHardwareTopic(topic);
     // A board id that is not a UUID names no board (and would fail the batched writes' ::uuid).
-    if (!parsed || parsed.channel === 'cmd' || !Id.safeParse(parsed.hardwareId).success) return;
+    if (!parsed || parsed.channel === 'cmd' || !isId(parsed.hardwareId)) return;
     if (closing && parsed.channel === 'status') return;
     deps.metrics.boardMessages.inc(parsed.channel);
     const handle = handlers.get(parsed.channel);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeTextInJson, Id, type ServerMessage } from '@plinth/shared';
+import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeTextInJson, isId, type ServerMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
 import { hashSecret } from '../lib/crypto.js';
 import { describeFailure } from '../lib/describe-failure.js';
@@ -22,9 +22,6 @@ export const CONSOLE_PING_MS = 30_000;
  * deleted by hand or by a command line without REDIS_URL).
  */
 export const SESSION_RECHECK_MS = 5_000;
-
-/** A well-formed record id; anything else is left out before it reaches the database. */
-const isId = (id: string): boolean => Id.safeParse(id).success;
 
 /**
  * The realtime socket for the console. It authenticates from the session cookie on upgrade, or
@@ -290,6 +287,7 @@ class ConsoleConnection {
   private async allowedIds(exhibitIds: string[], hardwareIds: string[]) {
     const grants = await loadGrants(this.deps.db, this.user!);
     const [exhibitRefs, hardwareRefs] = await Promise.all([
+      // Only well-formed ids reach the database.
       findExhibitRefs(this.deps.db, [...new Set(exhibitIds)].filter(isId)),
       findHardwareRefs(this.deps.db, [...new Set(hardwareIds)].filter(isId)),
     ]);

@@ -5,6 +5,14 @@ import { ROLES } from '../roles.js';
 /** A record id (UUID). */
 export const Id = z.uuid({ message: 'must be a valid id' });
 
+/** Id's own pattern (zod's UUID), tested without a parse: for a value checked on every message. */
+const ID_PATTERN = z.regexes.uuid();
+
+/** Whether Id accepts the value; no result or issue is made (common.test.ts keeps the two in step). */
+export function isId(value: string): boolean {
+  return ID_PATTERN.test(value);
+}
+
 /** A display name: trimmed, 1 to 200 characters. */
 export const Name = z
   .string({ message: 'is required' })

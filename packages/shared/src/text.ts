@@ -19,12 +19,17 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
+/** Any surrogate, paired or not. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
  * The text with what PostgreSQL cannot store (see unsafeTextProblem) replaced by U+FFFD: for text
  * the server writes itself (log records quoting something from elsewhere), where refusing is not
  * an option. Input from outside is refused instead (findUnsafeText).
  */
 export function storableText(text: string): string {
+  // Most text has no NUL and no surrogate (every prop change of a board logs a line): nothing is made for it.
+  if (!text.includes('\u0000') && !SURROGATE.test(text)) return text;
   return text.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATES, '\ufffd');
 }
 

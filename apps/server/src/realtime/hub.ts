@@ -31,9 +31,18 @@ export function hubTopic(kind: HubKind, id: string): string {
   return `${kind}:${id}`;
 }
 
-/** A subscription whose `ready` is the given promise. */
+/**
+ * A subscription whose `ready` is the given promise. Stopping it acts once: a listener stopped
+ * twice must not take what belongs to another listener of the same topic (the Redis hub's count).
+ */
 export function hubSubscription(stop: () => void, ready: Promise<void> = Promise.resolve()): HubSubscription {
-  return Object.assign(stop, { ready });
+  let subscribed = true;
+  const stopOnce = () => {
+    if (!subscribed) return;
+    subscribed = false;
+    stop();
+  };
+  return Object.assign(stopOnce, { ready });
 }
 
 /**

@@ -107,11 +107,7 @@ export async function createRedisHub(url: string, logger: Logger): Promise<Realt
         entry = { count: 1, ready };
         listening.set(topic, entry);
       }
-      let subscribed = true;
       return hubSubscription(() => {
-        // Stopping twice must not take the count of another listener on the same topic.
-        if (!subscribed) return;
-        subscribed = false;
         off();
         const current = listening.get(topic);
         if (!current) return;

@@ -3,7 +3,7 @@ import { DataDirLockedError } from './db/lock.js';
 import { loadDotEnv } from './lib/dotenv.js';
 import { limitHeapGrowth } from './lib/heap-growth.js';
 import { PortInUseError } from './lib/port-conflict.js';
-import { startServer } from './server.js';
+import { installQuietDebug } from './lib/quiet-debug.js';
 
 /**
  * `npm start`: reads `.env` and the configuration, starts Plinth, stops cleanly on SIGINT/SIGTERM.
@@ -16,8 +16,11 @@ const STOP_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   limitHeapGrowth();
+  // Before the server's modules load: the MQTT packet parser makes its debug functions as it loads.
+  installQuietDebug();
   loadDotEnv();
   const config = loadConfig();
+  const { startServer } = await import('./server.js');
   const server = await startServer(config);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -2,7 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHardwareRow, hardwareRow } from '../test/hardware-kit.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
-import { writeHeartbeats, writePropValues, type HeartbeatWrite } from './hardware-ingest.repository.js';
+import { sql } from 'drizzle-orm';
+import { BoardWrites } from './board-writes.js';
+import { readPeripherals, writeHeartbeats, writePropValues, type HeartbeatWrite } from './hardware-ingest.repository.js';
 
 let server: TestServer;
 
@@ -70,5 +72,41 @@ describe('the batched board writes', () => {
       // Whichever transaction came second, the batch's heartbeats are stored.
       for (const id of ids) expect(await hardwareRow(server, id)).toMatchObject({ voltage: 4 });
     }
+  });
+});
+
+describe('BoardWrites', () => {
+  it('stores the newest value of each prop of each board, several props of a board included', async () => {
+    const [a, b] = await Promise.all([createHardwareRow(server), createHardwareRow(server)]);
+    const peripherals = [{ id: 'p1', name: 'Panel', props: [{ name: 'x', type: 'int', value: 0 }, { name: 'y', type: 'int', value: 0 }] }];
+    for (const board of [a, b]) {
+      await server.deps.db.execute(sql`update hardware set peripherals = ${JSON.stringify(peripherals)}::jsonb where id = ${board!.hardwareId}`);
+    }
+    // A flush time long enough that only flush() stores.
+    const writes = new BoardWrites(server.deps, 60_000);
+    const prop = (hardwareId: string, propName: string, value: number) => writes.prop({ hardwareId, peripheralId: 'p1', propName, value });
+    prop(a!.hardwareId, 'x', 1);
+    prop(b!.hardwareId, 'x', 7);
+    prop(a!.hardwareId, 'y', 5);
+    prop(a!.hardwareId, 'x', 2);
+    prop(a!.hardwareId, 'x', 3);
+    await writes.flush();
+    const values = async (hardwareId: string) => (await readPeripherals(server.deps.db, hardwareId))[0]!.props.map((p) => [p.name, p.value]);
+    expect(await values(a!.hardwareId)).toEqual([
+      ['x', 3],
+      ['y', 5],
+    ]);
+    expect(await values(b!.hardwareId)).toEqual([
+      ['x', 7],
+      ['y', 0],
+    ]);
+    // What changes after a flush is the next batch's.
+    prop(a!.hardwareId, 'y', 6);
+    await writes.flush();
+    expect(await values(a!.hardwareId)).toEqual([
+      ['x', 3],
+      ['y', 6],
+    ]);
+    await writes.finish(server.deps.logger, 1000);
   });
 });

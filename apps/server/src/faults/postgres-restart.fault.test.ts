@@ -119,10 +119,10 @@ describe('PostgreSQL restarted under load', () => {
     expect(ackedWhileDown, 'no prop change was acknowledged while the database was down: nothing was held').toBeGreaterThan(0);
     // Every acknowledged write is stored (the batched ones held through the outage included).
     await load.expectNothingLost(query);
-    expect(node.output()).toMatch(/the database cannot be reached: \d+ prop value writes held/);
+    expect(node.output()).toMatch(/the database cannot be reached: \d+ boards' prop value writes held/);
     // Logged right after the held batch is stored: its line can reach this process a moment after
     // the rows are seen (the child's output arrives through a pipe).
-    await waitUntil(() => /the database is back: storing the held prop value writes/.test(node.output()), 'the log line of the held prop writes stored', 10_000);
+    await waitUntil(() => /the database is back: storing the held boards' prop value writes/.test(node.output()), 'the log line of the held prop writes stored', 10_000);
     console.log(
       `[fault 3] PostgreSQL restarted (down ${startedAt - stoppedAt} ms): ${refusedDuringOutage} saves answered 503, slowest answer ${load.slowestMs} ms, ` +
         `API back ${apiBackMs} ms after the database; ${ackedWhileDown} prop changes PUBACKed while it was down, all stored after; ` +

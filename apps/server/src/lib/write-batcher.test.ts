@@ -195,6 +195,46 @@ describe('WriteBatcher', () => {
       ]);
     });
 
+    it('merges a write put back with the newer write of its key when told how (a board’s prop values)', async () => {
+      vi.useFakeTimers();
+      type Board = { board: string; props: Record<string, number> };
+      const stored: Board[][] = [];
+      let attempts = 0;
+      let release = () => {};
+      let begun = () => {};
+      const failing = new Promise<void>((resolve) => (release = resolve));
+      const storeBegun = new Promise<void>((resolve) => (begun = resolve));
+      const batcher = new WriteBatcher<Board>({
+        flushMs: 100,
+        store: async (batch) => {
+          attempts += 1;
+          if (attempts === 1) {
+            begun();
+            await failing;
+            throw unavailable();
+          }
+          stored.push(batch.map((b) => ({ board: b.board, props: { ...b.props } })));
+        },
+        merge: (older, newer) => ({ board: newer.board, props: { ...older.props, ...newer.props } }),
+        retry: { when: (error) => (error as { transient?: boolean }).transient === true },
+      });
+      batcher.add('b1', { board: 'b1', props: { a: 1, b: 1 } });
+      batcher.add('b2', { board: 'b2', props: { a: 1 } });
+      const flushed = batcher.flush();
+      await storeBegun;
+      // While the first batch is being stored (and fails), b1's prop a changes again.
+      batcher.add('b1', { board: 'b1', props: { a: 2 } });
+      release();
+      await flushed;
+      await vi.advanceTimersByTimeAsync(250);
+      expect(stored).toEqual([
+        [
+          { board: 'b1', props: { a: 2, b: 1 } },
+          { board: 'b2', props: { a: 1 } },
+        ],
+      ]);
+    });
+
     it('drops a batch the store refuses (not retryable) and goes on with the others', async () => {
       const { batcher, stored } = failingBatcher(0);
       batcher.add('bad', { key: 'bad', value: -1 });

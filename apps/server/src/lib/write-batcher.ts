@@ -13,6 +13,11 @@ export type WriteBatcherOptions<W> = {
    * them is put back, behind nothing and under newer writes of the same key, and stored again
    * with backoff until it goes through. Without it, a failed batch is gone.
    */
+  /**
+   * Joins a write put back after a failed store with the newer write of its key (a board's
+   * waiting prop values: the newer holds only what changed since). Without it the newer replaces it.
+   */
+  merge?: (older: W, newer: W) => W;
   retry?: {
     when: (error: unknown) => boolean;
     /** The first failure of an outage: how many writes are now held. */
@@ -58,7 +63,7 @@ export class WriteBatcher<W> {
     this.put(this.appended++, write);
   }
 
-  /** The write waiting under a key, for a caller that merges into it (counts). */
+  /** The write waiting under a key, for a caller that merges into it (counts, a board's prop values). */
   peek(key: string): W | undefined {
     return this.waiting.get(key);
   }
@@ -157,10 +162,14 @@ export class WriteBatcher<W> {
     return batch;
   }
 
-  /** A failed batch goes back first; a key written again meanwhile keeps its newer write. */
+  /** A failed batch goes back first; a key written again meanwhile keeps its newer write (merged, with `merge`). */
   private putBack(batch: Map<string | number, W>): void {
     const newer = this.waiting;
+    const { merge } = this.options;
     this.waiting = batch;
-    for (const [key, write] of newer) batch.set(key, write);
+    for (const [key, write] of newer) {
+      const older = batch.get(key);
+      batch.set(key, merge && older !== undefined ? merge(older, write) : write);
+    }
   }
 }

@@ -16,9 +16,10 @@ const STOP_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   limitHeapGrowth();
-  // Before the server's modules load: the MQTT packet parser makes its debug functions as it loads.
-  installQuietDebug();
   loadDotEnv();
+  // After .env (which may set DEBUG) and before the server's modules load: the MQTT packet parser
+  // makes its debug functions as it loads.
+  installQuietDebug();
   const config = loadConfig();
   const { startServer } = await import('./server.js');
   const server = await startServer(config);

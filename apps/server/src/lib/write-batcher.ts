@@ -9,15 +9,15 @@ export type WriteBatcherOptions<W> = {
    */
   store: (batch: W[]) => Promise<void>;
   /**
-   * Failures worth waiting out (the database lost and back): a batch whose store throws one of
-   * them is put back, behind nothing and under newer writes of the same key, and stored again
-   * with backoff until it goes through. Without it, a failed batch is gone.
-   */
-  /**
    * Joins a write put back after a failed store with the newer write of its key (a board's
    * waiting prop values: the newer holds only what changed since). Without it the newer replaces it.
    */
   merge?: (older: W, newer: W) => W;
+  /**
+   * Failures worth waiting out (the database lost and back): a batch whose store throws one of
+   * them is put back, behind nothing and under newer writes of the same key, and stored again
+   * with backoff until it goes through. Without it, a failed batch is gone.
+   */
   retry?: {
     when: (error: unknown) => boolean;
     /** The first failure of an outage: how many writes are now held. */

@@ -99,7 +99,8 @@ describe('SDK content folder', () => {
     await exhibit.ready();
     await vi.waitFor(() => expect(listed(dir)).toEqual(['intro.mp4', 'logo.png']), { timeout: 10_000 });
     expect(read(dir, 'intro.mp4')).toBe('first intro');
-    expect(changes[0]).toEqual({ added: ['intro.mp4', 'logo.png'], updated: [], removed: [] });
+    // The change is told once the sync has saved its state, a moment after the files are in place.
+    await vi.waitFor(() => expect(changes[0]).toEqual({ added: ['intro.mp4', 'logo.png'], updated: [], removed: [] }));
 
     await upload(record.id, { 'intro.mp4': 'second intro, longer' });
     await vi.waitFor(() => expect(read(dir, 'intro.mp4')).toBe('second intro, longer'), { timeout: 10_000 });

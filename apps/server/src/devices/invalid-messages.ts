@@ -63,6 +63,8 @@ export function createInvalidMessages(
   const counts = new WriteBatcher<InvalidMessagesWrite>({
     flushMs: options.flushMs,
     retry: retryWhileDatabaseAway(logger, 'invalid-message counts'),
+    // A batch put back after a failed store holds counts not yet added: the ones gathered meanwhile add to them.
+    merge: (older, newer) => ({ ...newer, count: older.count + newer.count }),
     store: (batch) => {
       forgetQuietBoards();
       return writeAndLogFailures(logger, 'counting invalid board messages failed', () => addInvalidMessages(db, batch));

@@ -6,11 +6,14 @@ import type { LogSource } from './ports.js';
 
 /**
  * The writes of the log store (docs/architecture.md, "Logs and reports"): a whole batch in one
- * INSERT, and the day partitions a batch needs. The rows travel as one JSON parameter, an array
- * of arrays (no key names repeated in every row: a third fewer bytes than objects), expanded by
- * jsonb_array_elements (each row's fields then read by index, where json would scan its text for
- * each): one statement of any size, parsed once, the same on PostgreSQL and PGlite. Ids follow
- * the batch's order (WITH ORDINALITY, ORDER BY n).
+ * INSERT, and the day partitions a batch needs. A batch travels packed (packBatch): each device
+ * once, in a list of [source, id] pairs, and each row as a JSON array of its device's index, its
+ * time in ms from the batch's first row, then its own fields, expanded by jsonb_array_elements
+ * (each row's fields then read by index, where json would scan its text for each). A busy board's
+ * rows repeated its 36-character id and a 24-character time in every row: packed, a prop change's
+ * row is a third of the bytes to build, send and parse (docs/performance.md). One statement of any
+ * size, parsed once, the same on PostgreSQL and PGlite. Ids follow the batch's order (WITH
+ * ORDINALITY, ORDER BY n).
  */
 
 /** The partitioned tables of migration 0003_logs.sql. */
@@ -19,42 +22,73 @@ export type LogTable = 'log_entries' | 'report_events';
 export type LogRow = { source: LogSource; deviceId: string; at: Date; level: LogLevel; eventType: string; message: string };
 export type ReportRow = { source: LogSource; deviceId: string; at: Date; name: string; value: string | null };
 
-/**
- * `at.toISOString()`, made once for the rows of a batch that share a millisecond (a busy board
- * stream logs dozens in each): formatting a date costs more than the rest of a row.
- */
-function isoTimes(): (at: Date) => string {
-  let ms = Number.NaN;
-  let iso = '';
-  return (at) => {
-    const time = at.getTime();
-    if (time !== ms) {
-      ms = time;
-      iso = at.toISOString();
+/** A batch as the INSERTs read it: `rows` is the JSON text of [device, ms after `base`, ...fields]. */
+type PackedBatch = { devices: string; base: string; rows: string };
+
+/** The number of each key, given by `add` the first time the key is seen (it files the key and answers its place). */
+class Dictionary<K> {
+  private readonly index = new Map<K, number>();
+
+  of(key: K, add: () => number): number {
+    let at = this.index.get(key);
+    if (at === undefined) {
+      at = add();
+      this.index.set(key, at);
     }
-    return iso;
-  };
+    return at;
+  }
 }
+
+/**
+ * Packs a non-empty batch: each row's device as its index in `devices`, its time as ms after the
+ * first row's (a device's own time may be earlier: negative), then `fields(row)`, JSON text.
+ */
+export function packBatch<R extends { source: LogSource; deviceId: string; at: Date }>(rows: R[], fields: (row: R) => string): PackedBatch {
+  const devices: [LogSource, string][] = [];
+  const ids = { exhibit: new Dictionary<string>(), hardware: new Dictionary<string>() };
+  const first = rows[0]!.at;
+  const base = first.getTime();
+  let text = '';
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const device = ids[row.source].of(row.deviceId, () => devices.push([row.source, row.deviceId]) - 1);
+    // Concatenated, not an array joined: the text is flattened once, when the statement is sent.
+    text += `${i ? ',' : ''}[${device},${row.at.getTime() - base},${fields(row)}]`;
+  }
+  return { devices: JSON.stringify(devices), base: first.toISOString(), rows: `[${text}]` };
+}
+
+/** The packed row's [source, id] pair. */
+const DEVICE = sql`(p.devices -> (x->>0)::int)`;
 
 /** Stores log lines in one statement. */
 export async function insertLogRows(db: Db, rows: LogRow[]): Promise<void> {
-  const iso = isoTimes();
-  const json = JSON.stringify(rows.map((r) => [r.source, r.deviceId, iso(r.at), r.level, r.eventType, r.message]));
+  // Level and event type, a handful of pairs in any batch, sent once each.
+  const kinds: [LogLevel, string][] = [];
+  const byLevel = new Map<LogLevel, Dictionary<string>>();
+  const kindOf = (row: LogRow) => {
+    let types = byLevel.get(row.level);
+    if (!types) byLevel.set(row.level, (types = new Dictionary<string>()));
+    return types.of(row.eventType, () => kinds.push([row.level, row.eventType]) - 1);
+  };
+  const packed = packBatch(rows, (row) => `${kindOf(row)},${JSON.stringify(row.message)}`);
   await db.execute(sql`
     insert into log_entries (source, device_id, at, level, event_type, message)
-    select x->>0, (x->>1)::uuid, (x->>2)::timestamptz, x->>3, x->>4, x->>5
-    from jsonb_array_elements(${json}::jsonb) with ordinality as t(x, n)
+    select ${DEVICE}->>0, (${DEVICE}->>1)::uuid, p.base + (x->>1)::bigint * interval '1 millisecond',
+      (p.kinds -> (x->>2)::int)->>0, (p.kinds -> (x->>2)::int)->>1, x->>3
+    from (select ${packed.devices}::jsonb as devices, ${JSON.stringify(kinds)}::jsonb as kinds, ${packed.base}::timestamptz as base) as p,
+      jsonb_array_elements(${packed.rows}::jsonb) with ordinality as t(x, n)
     order by n`);
 }
 
 /** Stores report events in one statement. */
 export async function insertReportRows(db: Db, rows: ReportRow[]): Promise<void> {
-  const iso = isoTimes();
-  const json = JSON.stringify(rows.map((r) => [r.source, r.deviceId, iso(r.at), r.name, r.value]));
+  const packed = packBatch(rows, (row) => `${JSON.stringify(row.name)},${JSON.stringify(row.value)}`);
   await db.execute(sql`
     insert into report_events (source, device_id, at, name, value)
-    select x->>0, (x->>1)::uuid, (x->>2)::timestamptz, x->>3, x->>4
-    from jsonb_array_elements(${json}::jsonb) with ordinality as t(x, n)
+    select ${DEVICE}->>0, (${DEVICE}->>1)::uuid, p.base + (x->>1)::bigint * interval '1 millisecond', x->>2, x->>3
+    from (select ${packed.devices}::jsonb as devices, ${packed.base}::timestamptz as base) as p,
+      jsonb_array_elements(${packed.rows}::jsonb) with ordinality as t(x, n)
     order by n`);
 }
 

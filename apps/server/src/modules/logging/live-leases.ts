@@ -9,6 +9,10 @@ import type { LeaseChange, LogSource } from './ports.js';
 export const LEASE_REREAD_MS = 1000;
 
 type Expiries = Map<string, number>;
+/** Each source's devices → user id → expiry (ms): looked up without a key made for each line. */
+type Leases = Record<LogSource, Map<string, Expiries>>;
+
+const noLeases = (): Leases => ({ exhibit: new Map(), hardware: new Map() });
 
 /**
  * The unexpired live-log leases, as this node knows them: the whole table re-read about every
@@ -17,8 +21,7 @@ type Expiries = Map<string, number>;
  * line of a busy device.
  */
 export class LiveLeases {
-  /** `source:deviceId` → user id → expiry (ms). */
-  private leases = new Map<string, Expiries>();
+  private leases = noLeases();
   /** Changes made here while a re-read was under way, applied again over its (older) answer. */
   private changesDuringRead: LeaseChange[] | null = null;
   private timer: NodeJS.Timeout | undefined;
@@ -40,7 +43,7 @@ export class LiveLeases {
 
   /** Whether anyone's lease on the device is unexpired at `nowMs`. */
   isLive(source: LogSource, deviceId: string, nowMs: number): boolean {
-    const users = this.leases.get(`${source}:${deviceId}`);
+    const users = this.leases[source].get(deviceId);
     if (!users) return false;
     for (const expiresAt of users.values()) if (expiresAt > nowMs) return true;
     return false;
@@ -59,7 +62,7 @@ export class LiveLeases {
       this.changesDuringRead = [];
       try {
         const rows = await listLiveLeases(this.deps.db, this.deps.clock.now());
-        const next = new Map<string, Expiries>();
+        const next = noLeases();
         for (const row of rows) this.apply(next, row);
         for (const change of this.changesDuringRead) this.apply(next, change);
         this.leases = next;
@@ -72,15 +75,15 @@ export class LiveLeases {
     return this.reading;
   }
 
-  private apply(leases: Map<string, Expiries>, change: LeaseChange): void {
-    const key = `${change.source}:${change.deviceId}`;
-    let users = leases.get(key);
+  private apply(leases: Leases, change: LeaseChange): void {
+    const devices = leases[change.source];
+    let users = devices.get(change.deviceId);
     if (change.expiresAt) {
-      if (!users) leases.set(key, (users = new Map()));
+      if (!users) devices.set(change.deviceId, (users = new Map()));
       users.set(change.userId, change.expiresAt.getTime());
       return;
     }
     users?.delete(change.userId);
-    if (users?.size === 0) leases.delete(key);
+    if (users?.size === 0) devices.delete(change.deviceId);
   }
 }

@@ -21,11 +21,17 @@ export function hardwareTopic(hardwareId: string, channel: BoardChannel | Server
   return `${MQTT_TOPIC_ROOT}/${hardwareId}/${channel}`;
 }
 
-/** Splits `plinth/hw/<id>/<channel>`; null for anything else. */
+const TOPIC_PREFIX = `${MQTT_TOPIC_ROOT}/`;
+
+/**
+ * Splits `plinth/hw/<id>/<channel>`; null for anything else. Read by position, not split: it
+ * runs for every message a board sends, and split made five strings and an array of each topic.
+ */
 export function parseHardwareTopic(topic: string): { hardwareId: string; channel: string } | null {
-  const parts = topic.split('/');
-  if (parts.length !== 4 || `${parts[0]}/${parts[1]}` !== MQTT_TOPIC_ROOT || !parts[2] || !parts[3]) return null;
-  return { hardwareId: parts[2], channel: parts[3] };
+  if (!topic.startsWith(TOPIC_PREFIX)) return null;
+  const slash = topic.indexOf('/', TOPIC_PREFIX.length);
+  if (slash <= TOPIC_PREFIX.length || slash === topic.length - 1 || topic.includes('/', slash + 1)) return null;
+  return { hardwareId: topic.slice(TOPIC_PREFIX.length, slash), channel: topic.slice(slash + 1) };
 }
 
 /** Default time between two heartbeats of a board, in ms (a board may announce its own). */

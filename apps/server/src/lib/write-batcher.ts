@@ -38,11 +38,17 @@ const RETRY_MAX_MS = 5000;
  * (log lines) is kept, in order. A batch is taken when its store begins, so a write that waits
  * behind a slow batch joins the next one, and one put back after a failure never overwrites a
  * newer write of its key. Adding is synchronous and allocates nothing of its own.
+ *
+ * A batcher holds keyed writes or appended ones (one that held both would store the keyed first).
  */
 export class WriteBatcher<W> {
-  /** Keyed writes under their string key, appended ones under a number: one map keeps their order. */
-  private waiting = new Map<string | number, W>();
-  private appended = 0;
+  /** Keyed writes under their key, in the order their keys first came. */
+  private waiting = new Map<string, W>();
+  /**
+   * Appended writes, in order: a list, where a map under numbered keys cost a hash entry for each
+   * (log lines come one for each prop change: 4% of a saturated server, docs/performance.md).
+   */
+  private lines: W[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   /** A store chained behind the one under way and not begun yet: later flushes join it. */
@@ -55,12 +61,14 @@ export class WriteBatcher<W> {
 
   /** Queues a write under its key, replacing the one waiting there. */
   add(key: string, write: W): void {
-    this.put(key, write);
+    this.waiting.set(key, write);
+    this.added();
   }
 
   /** Queues a write after every one waiting, replacing none. */
   append(write: W): void {
-    this.put(this.appended++, write);
+    this.lines.push(write);
+    this.added();
   }
 
   /** The write waiting under a key, for a caller that merges into it (counts, a board's prop values). */
@@ -70,14 +78,13 @@ export class WriteBatcher<W> {
 
   /** How many writes wait (held through an outage included). */
   get size(): number {
-    return this.waiting.size;
+    return this.waiting.size + this.lines.length;
   }
 
-  private put(key: string | number, write: W): void {
-    this.waiting.set(key, write);
+  private added(): void {
     // While the store fails, the retry timer alone decides when to try again.
     if (this.failures) return;
-    if (this.options.maxWaiting !== undefined && this.waiting.size >= this.options.maxWaiting) void this.flush().catch(() => undefined);
+    if (this.options.maxWaiting !== undefined && this.size >= this.options.maxWaiting) void this.flush().catch(() => undefined);
     else this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
   }
 
@@ -86,7 +93,7 @@ export class WriteBatcher<W> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.queued) return this.queued;
-    if (!this.waiting.size) return this.flushing;
+    if (!this.size) return this.flushing;
     const run = this.flushing.then(() => {
       this.queued = null;
       return this.storeWaiting();
@@ -106,11 +113,12 @@ export class WriteBatcher<W> {
       await this.flush().catch(() => undefined);
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
-      if (!this.waiting.size) return 0;
+      if (!this.size) return 0;
       const left = deadline - Date.now();
       if (left <= 0) {
-        const lost = this.waiting.size;
+        const lost = this.size;
         this.waiting.clear();
+        this.lines = [];
         return lost;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MIN_MS, left)));
@@ -119,20 +127,20 @@ export class WriteBatcher<W> {
 
   /** Stores the writes waiting when it begins, a batch of at most maxWaiting at a time. */
   private async storeWaiting(): Promise<void> {
-    let budget = this.waiting.size;
-    while (budget > 0 && this.waiting.size) {
+    let budget = this.size;
+    while (budget > 0 && this.size) {
       const batch = this.take(Math.min(budget, this.options.maxWaiting ?? budget));
-      budget -= batch.size;
+      budget -= batch.keyed.size + batch.lines.length;
       try {
-        await this.options.store([...batch.values()]);
+        await this.options.store(batch.keyed.size ? [...batch.keyed.values(), ...batch.lines] : batch.lines);
       } catch (error) {
         if (!this.options.retry?.when(error)) {
           // This batch is gone; what still waits goes with the next timer.
-          if (this.waiting.size) this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
+          if (this.size) this.timer ??= setTimeout(this.onTimer, this.options.flushMs);
           throw error;
         }
         this.putBack(batch);
-        if (this.failures++ === 0) this.options.retry.onHeld?.(this.waiting.size, error);
+        if (this.failures++ === 0) this.options.retry.onHeld?.(this.size, error);
         const wait = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** Math.min(this.failures - 1, 10));
         this.timer = setTimeout(this.onTimer, wait);
         return;
@@ -141,35 +149,47 @@ export class WriteBatcher<W> {
         this.options.retry?.onResumed?.(this.failures);
         this.failures = 0;
         // What waited out the failure goes next, without waiting for a timer.
-        if (this.waiting.size) this.timer ??= setTimeout(this.onTimer, 0);
+        if (this.size) this.timer ??= setTimeout(this.onTimer, 0);
       }
     }
   }
 
-  /** The first `count` writes waiting, in order, under their keys; taking them all takes the map itself. */
-  private take(count: number): Map<string | number, W> {
+  /** The first `count` writes waiting, in order (keyed, then appended); taking all of either takes it whole. */
+  private take(count: number): Batch<W> {
+    let keyed: Map<string, W>;
     if (count >= this.waiting.size) {
-      const batch = this.waiting;
+      keyed = this.waiting;
       this.waiting = new Map();
-      return batch;
+    } else {
+      keyed = new Map();
+      for (const [key, write] of this.waiting) {
+        if (keyed.size >= count) break;
+        keyed.set(key, write);
+      }
+      for (const key of keyed.keys()) this.waiting.delete(key);
     }
-    const batch = new Map<string | number, W>();
-    for (const [key, write] of this.waiting) {
-      if (batch.size >= count) break;
-      batch.set(key, write);
-    }
-    for (const key of batch.keys()) this.waiting.delete(key);
-    return batch;
+    const rest = count - keyed.size;
+    let lines: W[];
+    if (rest >= this.lines.length) {
+      lines = this.lines;
+      this.lines = [];
+    } else lines = this.lines.splice(0, rest);
+    return { keyed, lines };
   }
 
   /** A failed batch goes back first; a key written again meanwhile keeps its newer write (merged, with `merge`). */
-  private putBack(batch: Map<string | number, W>): void {
+  private putBack(batch: Batch<W>): void {
     const newer = this.waiting;
     const { merge } = this.options;
-    this.waiting = batch;
+    this.waiting = batch.keyed;
     for (const [key, write] of newer) {
-      const older = batch.get(key);
-      batch.set(key, merge && older !== undefined ? merge(older, write) : write);
+      const older = batch.keyed.get(key);
+      batch.keyed.set(key, merge && older !== undefined ? merge(older, write) : write);
     }
+    // A new list: the failed store was handed the batch's own, and lines added later must not change it.
+    if (batch.lines.length) this.lines = batch.lines.concat(this.lines);
   }
 }
+
+/** Writes taken to be stored together, kept apart to be put back as they were. */
+type Batch<W> = { keyed: Map<string, W>; lines: W[] };

@@ -1,6 +1,7 @@
 import { Id, SDK_PROTOCOL_VERSION } from '@plinth/shared';
 import { findExhibitName } from '../modules/exhibit-runtime/exhibit-presence.repository.js';
 import { credentialTokenId, verifyExhibitCredential } from '../modules/exhibit-runtime/exhibit-tokens.service.js';
+import { ownString } from '../lib/own-string.js';
 import { EXHIBIT_CLOSES, type ExhibitConnection } from './exhibit-connection.js';
 import type { ExhibitConnections } from './exhibit-connections.js';
 import type { DeviceMessage } from '../realtime/hub-messages.js';
@@ -25,7 +26,8 @@ export async function authenticateConnection(
     connection.drop(EXHIBIT_CLOSES.unauthorized);
   };
   if (!claimedTokenId) return refuse();
-  connection.tokenId = claimedTokenId;
+  // Cut from the credential, it would keep the whole credential for the connection's life.
+  connection.tokenId = ownString(claimedTokenId);
   const offDevice = devices.subscribe(exhibitId, deviceListener(connections, connection, exhibitId));
   connection.unsubscribe = offDevice;
   await offDevice.ready;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { EXHIBIT_CLOSE, type GatewayMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
+import { ownString } from '../lib/own-string.js';
 import type { StatusSource } from '../modules/exhibit-runtime/exhibit-ingest.service.js';
 import type { ExhibitCodec, OfflineReason } from './ports.js';
 
@@ -27,8 +28,8 @@ export type ExhibitSession = StatusSource & { deps: AppDeps; connection: Exhibit
 
 /** One SDK socket on this node, from its upgrade to its close. */
 export class ExhibitConnection {
-  /** Tells this connection apart from the exhibit's connections on other nodes. */
-  readonly id = randomUUID();
+  /** Tells this connection apart from the exhibit's connections on other nodes (held flat: see ownString). */
+  readonly id = ownString(randomUUID());
   /** When it authenticated (ms), to ignore a takeover from an older connection that arrives late. */
   authenticatedAt = 0;
   /** Set once the credential was checked. */

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ClientMessageSchema, CONSOLE_CLOSE, describeUnsafeText, findUnsafeTextInJson, isId, type ServerMessage } from '@plinth/shared';
 import type { AppDeps } from '../deps.js';
@@ -53,6 +55,7 @@ export function socketRoutes(deps: AppDeps) {
     });
 
     app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
+      releaseUpgradeRequest(deps, socket, request);
       // Exhibit SDK connections (`/ws?client=exhibit`) belong to the exhibit gateway.
       if (deps.exhibitGateway.isExhibitSocket(request)) return deps.exhibitGateway.accept(socket, request);
       const connection = new ConsoleConnection(deps, socket, {
@@ -64,6 +67,25 @@ export function socketRoutes(deps: AppDeps) {
       connection.start();
     });
   };
+}
+
+/**
+ * @fastify/websocket routes an upgrade through Fastify with a response that never finishes: the
+ * TCP socket keeps that response and its listeners, and the plugin's 'error' listener on the
+ * WebSocket keeps the request and reply, so every open socket held its upgrade request, headers,
+ * reply and child logger for its whole life (about 5 KB of heap a socket; docs/performance.md).
+ * The route reads what it needs from the request while it runs; afterwards nothing holds it: the
+ * response lets go of the TCP socket and the plugin's listener gives way to one that does as it
+ * did (log, then terminate) without the request.
+ */
+function releaseUpgradeRequest(deps: AppDeps, socket: WebSocket, request: FastifyRequest): void {
+  const tcp = request.raw.socket as Socket & { _httpMessage?: ServerResponse | null };
+  tcp._httpMessage?.detachSocket(tcp);
+  socket.removeAllListeners('error');
+  socket.on('error', (error) => {
+    deps.logger.warn({ failure: describeFailure(error) }, 'socket error');
+    socket.terminate();
+  });
 }
 
 /** A session's user, or null for one an organization makes enrol in two-factor sign-in first (the socket is theirs once they did). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hardwareTopic, parseHardwareTopic } from './mqtt-protocol.js';
+import { BOARD_CHANNELS, hardwareTopic, hardwareTopicPrefix, isBoardChannelTopic, parseHardwareTopic, SERVER_CHANNELS } from './mqtt-protocol.js';
 
 /** What the topic rule says, written the plain way: four parts, the root's two, then an id and a channel, none empty. */
 function reference(topic: string): { hardwareId: string; channel: string } | null {
@@ -34,5 +34,34 @@ describe('parseHardwareTopic', () => {
               checked += 1;
             }
     expect(checked).toBe(7 ** 4 * 3);
+  });
+});
+
+describe('isBoardChannelTopic', () => {
+  const id = '0b7c1f7e-2d4f-4c55-9a0e-58a9d3e0c8a1';
+  const other = '9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
+  const prefix = hardwareTopicPrefix(id);
+  /** The rule written the plain way: the set of the board's own channel topics. */
+  const own = new Set(BOARD_CHANNELS.map((channel) => hardwareTopic(id, channel)));
+
+  it("takes each of the board's own channels, and neither its command topic nor another board's", () => {
+    for (const channel of BOARD_CHANNELS) expect(isBoardChannelTopic(hardwareTopic(id, channel), prefix), channel).toBe(true);
+    for (const channel of SERVER_CHANNELS) expect(isBoardChannelTopic(hardwareTopic(id, channel), prefix), channel).toBe(false);
+    for (const channel of BOARD_CHANNELS) expect(isBoardChannelTopic(hardwareTopic(other, channel), prefix), channel).toBe(false);
+  });
+
+  it('agrees with the set of own topics on every topic made of a few parts', () => {
+    const pieces = ['plinth', 'hw', id, other, '', ...BOARD_CHANNELS, 'cmd', 'props', 'xprop', 'pro', 'log/'];
+    let checked = 0;
+    for (const a of ['plinth', 'x'])
+      for (const b of ['hw', 'hwx'])
+        for (const c of pieces)
+          for (const d of pieces)
+            for (const tail of ['', '/', '/x', 'x']) {
+              const topic = `${a}/${b}/${c}/${d}${tail}`;
+              expect(isBoardChannelTopic(topic, prefix), topic).toBe(own.has(topic));
+              checked += 1;
+            }
+    expect(checked).toBe(2 * 2 * pieces.length ** 2 * 4);
   });
 });

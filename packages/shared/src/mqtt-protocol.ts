@@ -23,6 +23,25 @@ export function hardwareTopic(hardwareId: string, channel: BoardChannel | Server
 
 const TOPIC_PREFIX = `${MQTT_TOPIC_ROOT}/`;
 
+/** What every topic of one board starts with: `plinth/hw/<id>/`. */
+export function hardwareTopicPrefix(hardwareId: string): string {
+  return `${TOPIC_PREFIX}${hardwareId}/`;
+}
+
+/**
+ * Whether `topic` is one of the board channels under `prefix` (hardwareTopicPrefix), that is one
+ * of the topics that board may publish. Compared in place: the embedded broker asks it of every
+ * message, and keeping each board's seven topics in a set cost about 1 KB of heap a board.
+ */
+export function isBoardChannelTopic(topic: string, prefix: string): boolean {
+  if (!topic.startsWith(prefix)) return false;
+  const length = topic.length - prefix.length;
+  for (const channel of BOARD_CHANNELS) {
+    if (channel.length === length && topic.endsWith(channel)) return true;
+  }
+  return false;
+}
+
 /**
  * Splits `plinth/hw/<id>/<channel>`; null for anything else. Read by position, not split: it
  * runs for every message a board sends, and split made five strings and an array of each topic.

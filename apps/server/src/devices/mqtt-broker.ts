@@ -1,14 +1,15 @@
 import net from 'node:net';
 import { Aedes, type Client } from 'aedes';
 import type { Logger } from 'pino';
-import { BOARD_CHANNELS, hardwareTopic, Id, MQTT_TOPIC_ROOT } from '@plinth/shared';
+import { hardwareTopic, hardwareTopicPrefix, Id, isBoardChannelTopic } from '@plinth/shared';
+import { ownString } from '../lib/own-string.js';
 import { listenOrExplain } from '../lib/port-conflict.js';
 
 /** Who a board connection is: its hardware id (MQTT username) and the token it used. */
 export type BoardSession = { hardwareId: string; tokenId: string };
 
-/** A session as the broker holds it: with the topics the board may publish, made once at connect (not per publish). */
-type HeldSession = BoardSession & { publishTopics: ReadonlySet<string> };
+/** A session as the broker holds it: with what the board's topics start with, made once at connect (not per publish). */
+type HeldSession = BoardSession & { topicPrefix: string };
 
 export type BoardAuthenticator = (hardwareId: string, token: string) => Promise<{ tokenId: string } | null>;
 
@@ -100,7 +101,7 @@ function guardBoards(broker: Aedes, sessions: BoardSessions, options: EmbeddedBr
   broker.authorizePublish = (client, packet, callback) => {
     const session = client ? sessions.of(client) : undefined;
     if (!session) return callback(new Error('Not authorized'));
-    callback(session.publishTopics.has(packet.topic) ? null : new Error('Not authorized'));
+    callback(isBoardChannelTopic(packet.topic, session.topicPrefix) ? null : new Error('Not authorized'));
   };
   broker.authorizeSubscribe = (client, subscription, callback) => {
     const session = sessions.of(client);
@@ -112,7 +113,7 @@ function guardBoards(broker: Aedes, sessions: BoardSessions, options: EmbeddedBr
   broker.authorizeForward = (client, packet) => {
     const session = sessions.live.get(client);
     if (!session) return null;
-    return packet.topic.startsWith(`${MQTT_TOPIC_ROOT}/${session.hardwareId}/`) ? packet : null;
+    return packet.topic.startsWith(session.topicPrefix) ? packet : null;
   };
   broker.on('clientReady', (client) => sessions.ready(client));
   broker.on('clientDisconnect', (client) => sessions.disconnected(client));
@@ -151,7 +152,7 @@ class BoardSessions {
   /** Credentials were checked: answers whether the client may connect (they were valid and not revoked since). */
   admit(client: Client, session: BoardSession | null): boolean {
     if (!session || this.isRevoked(session)) return false;
-    this.pending.set(client, { ...session, publishTopics: new Set(BOARD_CHANNELS.map((channel) => hardwareTopic(session.hardwareId, channel))) });
+    this.pending.set(client, { ...session, topicPrefix: ownString(hardwareTopicPrefix(session.hardwareId)) });
     return true;
   }
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCuttableProxy } from './test/cuttable-proxy.js';
+import { startServerBehindProxy, type CuttableProxy } from './test/cuttable-proxy.js';
 import { openExhibitSocket } from './test/exhibit-socket.js';
 import { createExhibit, createOrganization, createSite, eventsDuring } from './test/factories.js';
 import { waitUntil } from './test/hardware-kit.js';
 import { queryRows } from './test/postgres.js';
-import { createTestDatabase, startTestServer, type TestServer } from './test/test-server.js';
+import type { TestServer } from './test/test-server.js';
 import type { TestClient } from './test/test-client.js';
 
 /**
@@ -12,26 +12,19 @@ import type { TestClient } from './test/test-client.js';
  * with a clear message within its connect timeout (never a request hanging), and once it is back
  * the same server answers again without a person.
  */
-let database: { url: string; drop: () => Promise<void> };
-let proxy: Awaited<ReturnType<typeof startCuttableProxy>>;
+let proxy: CuttableProxy;
 let server: TestServer;
 let admin: TestClient;
+let databaseUrl: string;
+let stop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const url = new URL(database.url);
-  proxy = await startCuttableProxy({ host: url.hostname, port: Number(url.port || 5432) });
-  url.hostname = '127.0.0.1';
-  url.port = String(proxy.port);
-  server = await startTestServer({ DATABASE_CONNECT_TIMEOUT_MS: '1500' }, { databaseUrl: url.toString() });
+  ({ server, proxy, databaseUrl, stop } = await startServerBehindProxy());
   admin = (await server.signUp({ isPlatformAdmin: true })).client;
 }, 60_000);
 
 afterAll(async () => {
-  proxy.mend();
-  await server?.stop();
-  await proxy?.close();
-  await database?.drop();
+  await stop?.();
 });
 
 async function timed(call: () => Promise<{ status: number; body: { code?: string; message?: string } }>) {
@@ -84,7 +77,7 @@ describe('the database lost and back', () => {
       expect(events).toContainEqual({ type: 'exhibit.statusChanged', exhibitId, statusId: 'visitors', value: 41 });
       proxy.mend();
       // The batched write was held through the outage and stored once the database is back.
-      const stored = async () => (await queryRows(database.url)<{ value: number }>('select value from exhibit_statuses where exhibit_id = $1', [exhibitId]))[0]?.value;
+      const stored = async () => (await queryRows(databaseUrl)<{ value: number }>('select value from exhibit_statuses where exhibit_id = $1', [exhibitId]))[0]?.value;
       await waitUntil(async () => (await stored()) === 41, 'the status stored after the outage', 20_000);
     } finally {
       proxy.mend();

@@ -73,7 +73,7 @@ export function socketRoutes(deps: AppDeps) {
  * @fastify/websocket routes an upgrade through Fastify with a response that never finishes: the
  * TCP socket keeps that response and its listeners, and the plugin's 'error' listener on the
  * WebSocket keeps the request and reply, so every open socket held its upgrade request, headers,
- * reply and child logger for its whole life (about 5 KB of heap a socket; docs/performance.md).
+ * reply and child logger for its whole life (about 4 KB of heap a socket; docs/performance.md).
  * The route reads what it needs from the request while it runs; afterwards nothing holds it: the
  * response lets go of the TCP socket and the plugin's listener gives way to one that does as it
  * did (log, then terminate) without the request.

@@ -44,15 +44,18 @@ export type StrapiConnection = { organizationId: string; url: string; jwt: strin
 /**
  * Jwts by server instance and sign-in, kept briefly: an optimisation only (each node signs in
  * on its own; a jwt the content manager no longer takes is dropped and the read retried once).
+ * Reads that need a jwt while one is being fetched wait for that sign-in instead of starting
+ * their own (an exhibit connecting lists files while the console reads content, for one).
  */
 const JWT_TTL_MS = 5 * 60_000;
 const JWT_CACHE_LIMIT = 500;
-const jwtCaches = new WeakMap<AppDeps, Map<string, { jwt: string; expiresAt: number }>>();
+type JwtCache = { jwts: Map<string, { jwt: string; expiresAt: number }>; signingIn: Map<string, Promise<string>> };
+const jwtCaches = new WeakMap<AppDeps, JwtCache>();
 
-function jwtCache(deps: AppDeps): Map<string, { jwt: string; expiresAt: number }> {
+function jwtCache(deps: AppDeps): JwtCache {
   let cache = jwtCaches.get(deps);
   if (!cache) {
-    cache = new Map();
+    cache = { jwts: new Map(), signingIn: new Map() };
     jwtCaches.set(deps, cache);
   }
   return cache;
@@ -86,16 +89,27 @@ async function signIn(deps: AppDeps, organizationId: string, config: ContentMana
 export async function connectStrapi(deps: AppDeps, organizationId: string, fresh = false): Promise<StrapiConnection & { isCached: boolean }> {
   const config = await loadContentManagerConfig(deps, organizationId);
   if (!config) throw strapiFailure({ reason: 'noUrl', organizationId });
-  const cache = jwtCache(deps);
+  const { jwts, signingIn } = jwtCache(deps);
   const key = signInKey(organizationId, config);
-  const now = deps.clock.now().getTime();
-  const cached = cache.get(key);
-  if (cached && !fresh && cached.expiresAt > now) return { organizationId, url: config.url, jwt: cached.jwt, isCached: true };
-  const jwt = await signIn(deps, organizationId, config);
-  cache.delete(key);
-  cache.set(key, { jwt, expiresAt: now + JWT_TTL_MS });
-  // Oldest first: a Map iterates in insertion order.
-  while (cache.size > JWT_CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  const cached = jwts.get(key);
+  if (cached && !fresh && cached.expiresAt > deps.clock.now().getTime()) {
+    return { organizationId, url: config.url, jwt: cached.jwt, isCached: true };
+  }
+  // A sign-in under way answers a new jwt, so even a `fresh` read may share it.
+  let pending = signingIn.get(key);
+  if (!pending) {
+    pending = signIn(deps, organizationId, config).then((jwt) => {
+      jwts.delete(key);
+      jwts.set(key, { jwt, expiresAt: deps.clock.now().getTime() + JWT_TTL_MS });
+      // Oldest first: a Map iterates in insertion order.
+      while (jwts.size > JWT_CACHE_LIMIT) jwts.delete(jwts.keys().next().value!);
+      return jwt;
+    });
+    const settled = () => signingIn.delete(key);
+    pending.then(settled, settled);
+    signingIn.set(key, pending);
+  }
+  const jwt = await pending;
   return { organizationId, url: config.url, jwt, isCached: false };
 }
 

@@ -10,11 +10,14 @@ import { startFakeStrapi, type FakeStrapi, type FakeStrapiEntry } from '../../te
 import type { TestClient } from '../../test/test-client.js';
 import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { CONTENT_MANAGER_TIMEOUT_MS } from './content-manager.client.js';
+import { connectStrapi } from './strapi-connection.service.js';
 
 let server: TestServer;
 let admin: TestClient;
 let strapi: FakeStrapi;
 let strapiV5: FakeStrapi;
+/** A content manager only the concurrent sign-in test talks to. */
+let strapiAlone: FakeStrapi;
 /** A port on 127.0.0.1 where nothing listens. */
 let deadUrl: string;
 const sockets: ExhibitSocket[] = [];
@@ -41,11 +44,13 @@ beforeAll(async () => {
   strapi.setEntries('people', [{ id: 1, name: 'Ada' }, { id: 2, title: 'no name field' }, { id: 3, name: 42 }]);
   strapiV5 = await startFakeStrapi({ version: 5 });
   strapiV5.setEntries('articles', ARTICLES);
+  strapiAlone = await startFakeStrapi();
+  strapiAlone.setEntries('articles', ARTICLES);
   const closed = http.createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
   await new Promise((resolve) => closed.close(resolve));
-  server = await startTestServer({}, { allowLoopbackHosts: [strapi.host, strapiV5.host, new URL(deadUrl).host] });
+  server = await startTestServer({}, { allowLoopbackHosts: [strapi.host, strapiV5.host, strapiAlone.host, new URL(deadUrl).host] });
   admin = (await server.signUp({ isPlatformAdmin: true })).client;
 });
 afterAll(async () => {
@@ -53,6 +58,7 @@ afterAll(async () => {
   await server?.stop();
   await strapi?.close();
   await strapiV5?.close();
+  await strapiAlone?.close();
 });
 
 /** An organization whose content manager is at `url` (no config at all when url is null), a site and an exhibit that sent MANIFEST. */
@@ -222,6 +228,33 @@ async function storedHero(exhibitId: string) {
     .where(and(eq(exhibitSettings.exhibitId, exhibitId), eq(exhibitSettings.manifestId, 'hero')));
   return row;
 }
+
+describe('the content manager sign-in', () => {
+  it('is shared by reads that need a jwt at the same time, also when it is refused', async () => {
+    const org = await createOrganization(server.deps.db);
+    const configure = async (apiPassword: string) => {
+      const value = JSON.stringify({ url: strapiAlone.url, adminUser: 'cms-admin@example.com', adminPassword: 'Adm1n-pass', apiUser: 'api-user', apiPassword });
+      expect((await admin.put(`/org-management/organization/${org.id}/setting/content_manager_config`, { value })).status).toBe(200);
+    };
+    const signIns = () => strapiAlone.calls.filter((c) => c.path === '/api/auth/local').length;
+
+    await configure('Ap1-pass');
+    const connections = await Promise.all(Array.from({ length: 5 }, () => connectStrapi(server.deps, org.id)));
+    expect(signIns()).toBe(1);
+    expect(new Set(connections.map((c) => c.jwt)).size).toBe(1);
+    // Once it is kept, it is used without signing in.
+    expect((await connectStrapi(server.deps, org.id)).isCached).toBe(true);
+    expect(signIns()).toBe(1);
+
+    // A changed password is another sign-in; refused, every waiting read gets the failure, and the next read tries again.
+    await configure('wrong-pass');
+    const refused = await Promise.allSettled(Array.from({ length: 3 }, () => connectStrapi(server.deps, org.id)));
+    expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(signIns()).toBe(2);
+    await expect(connectStrapi(server.deps, org.id)).rejects.toMatchObject({ message: STRAPI_MESSAGES.noJwt });
+    expect(signIns()).toBe(3);
+  });
+});
 
 describe('PUT /exhibit-management/exhibit/{id}/strapi-content/{settingId}', () => {
   it('stores the chosen entry, sends it to the exhibit and again on reconnect; null clears it', async () => {

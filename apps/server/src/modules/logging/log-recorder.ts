@@ -41,8 +41,9 @@ export function createLogRecorder(deps: LogRecorderDeps, options: { flushMs?: nu
       const now = deps.clock.now();
       // Never older than the retention (a device time that old is not believed): no line goes to a dropped day.
       const at = lineTime(line.at, now, retentionDays);
-      // One object, of one shape, is the stored row and what the consoles and listeners get (a
-      // board's prop changes each record a line: spreading it again for each was measurable).
+      // One object, of one shape, is what the consoles, the listeners and the writer get (a board's
+      // prop changes each record a line: spreading it again for each was measurable); the writer
+      // keeps its own smaller form of it until the batch is stored.
       const row: LogRow = { source: line.source, deviceId: line.deviceId, at, level: line.level, eventType: line.eventType, message: storableText(line.message) };
       if (leases.isLive(row.source, row.deviceId, now.getTime())) publish(row, at);
       writer.addLog(row);
@@ -63,7 +64,7 @@ export function createLogRecorder(deps: LogRecorderDeps, options: { flushMs?: nu
       const now = deps.clock.now();
       const at = lineTime(event.at, now, retentionDays);
       const value = reportValue(event.data);
-      writer.addReport({ source: 'exhibit', deviceId: event.exhibitId, at, name: storableText(event.name), value: value === null ? null : storableText(value) });
+      writer.addReport({ source: 'exhibit', deviceId: event.exhibitId, atMs: at.getTime(), name: storableText(event.name), value: value === null ? null : storableText(value) });
     },
     leaseChanged: (change) => leases.change(change),
     flush: () => writer.flush(),

@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import { startServer } from '../../server.js';
 import { startTestServer } from '../../test/test-server.js';
 import { utcDay } from './log-time.js';
-import { ensureDayPartition, insertLogRows, insertReportRows, packBatch, type LogRow, type ReportRow } from './log-store.repository.js';
+import { ensureDayPartition, insertLogRows, insertReportRows, packBatch, waitingLogRow, type LogRow, type ReportRow } from './log-store.repository.js';
 
 /** The packed batch INSERTs, on PostgreSQL and on the embedded PGlite: what is read back is what was given, in order. */
 
@@ -38,12 +38,12 @@ const rowsOf = async <T>(db: Db, query: ReturnType<typeof sql>) => ((await db.ex
 describe('packBatch', () => {
   it('sends each device once and each time as ms after the first row (earlier ones negative)', () => {
     const [a, b] = [randomUUID(), randomUUID()];
-    const at = new Date('2026-11-28T10:00:00.000Z');
+    const atMs = Date.parse('2026-11-28T10:00:00.000Z');
     const rows = [
-      { source: 'hardware' as const, deviceId: a, at },
-      { source: 'exhibit' as const, deviceId: a, at: new Date(at.getTime() + 5) },
-      { source: 'hardware' as const, deviceId: b, at: new Date(at.getTime() - 1500) },
-      { source: 'hardware' as const, deviceId: a, at },
+      { source: 'hardware' as const, deviceId: a, atMs },
+      { source: 'exhibit' as const, deviceId: a, atMs: atMs + 5 },
+      { source: 'hardware' as const, deviceId: b, atMs: atMs - 1500 },
+      { source: 'hardware' as const, deviceId: a, atMs },
     ];
     const packed = packBatch(rows, () => '"x"');
     expect(JSON.parse(packed.devices)).toEqual([
@@ -93,7 +93,7 @@ describe.each([
       eventType: i % 5 === 0 ? 'button' : 'prop',
       message: `${messages[i % messages.length]} #${i}`,
     }));
-    await insertLogRows(database.db, given);
+    await insertLogRows(database.db, given.map(waitingLogRow));
     const devices = [...boards, exhibit];
     const stored = await rowsOf<{ source: string; device_id: string; at_ms: string; level: string; event_type: string; message: string }>(
       database.db,
@@ -110,7 +110,7 @@ describe.each([
     const given: ReportRow[] = Array.from({ length: 50 }, (_, i) => ({
       source: 'exhibit',
       deviceId: exhibit,
-      at: new Date(days[i % 3]! - i),
+      atMs: days[i % 3]! - i,
       name: i % 2 ? 'visit' : 'quiz "answer"',
       value: i % 3 === 0 ? null : `kids ${i}`,
     }));
@@ -120,7 +120,7 @@ describe.each([
       sql`select source, (extract(epoch from at) * 1000)::bigint::text as at_ms, name, value from report_events where device_id = ${exhibit}::uuid order by id`,
     );
     expect(stored.map((r) => ({ source: r.source, at: Number(r.at_ms), name: r.name, value: r.value }))).toEqual(
-      given.map((r) => ({ source: r.source, at: r.at.getTime(), name: r.name, value: r.value })),
+      given.map((r) => ({ source: r.source, at: r.atMs, name: r.name, value: r.value })),
     );
   });
 });

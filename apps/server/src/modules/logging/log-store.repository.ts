@@ -19,8 +19,23 @@ import type { LogSource } from './ports.js';
 /** The partitioned tables of migration 0003_logs.sql. */
 export type LogTable = 'log_entries' | 'report_events';
 
+/** A log line as the recorder makes it: what the consoles and the recorder's listeners get. */
 export type LogRow = { source: LogSource; deviceId: string; at: Date; level: LogLevel; eventType: string; message: string };
-export type ReportRow = { source: LogSource; deviceId: string; at: Date; name: string; value: string | null };
+
+/**
+ * A log line as it waits for its batch (waitingLogRow): its time as ms since the epoch, where a
+ * Date is an object of about 120 bytes, and its message already as the JSON text the INSERT sends,
+ * a string of its own characters, where the message as built is a concatenation that keeps its
+ * parts. About 145 bytes of heap against 340 for the line (docs/performance.md): a database that
+ * lags holds up to LOG_BACKLOG_ROWS of them, and a batch's lines outlive the young generation.
+ */
+export type WaitingLogRow = { source: LogSource; deviceId: string; atMs: number; level: LogLevel; eventType: string; messageJson: string };
+/** A report event as it waits for its batch (ms since the epoch, as a log line's). */
+export type ReportRow = { source: LogSource; deviceId: string; atMs: number; name: string; value: string | null };
+
+export function waitingLogRow(row: LogRow): WaitingLogRow {
+  return { source: row.source, deviceId: row.deviceId, atMs: row.at.getTime(), level: row.level, eventType: row.eventType, messageJson: JSON.stringify(row.message) };
+}
 
 /** A batch as the INSERTs read it: `rows` is the JSON text of [device, ms after `base`, ...fields]. */
 type PackedBatch = { devices: string; base: string; rows: string };
@@ -43,35 +58,34 @@ class Dictionary<K> {
  * Packs a non-empty batch: each row's device as its index in `devices`, its time as ms after the
  * first row's (a device's own time may be earlier: negative), then `fields(row)`, JSON text.
  */
-export function packBatch<R extends { source: LogSource; deviceId: string; at: Date }>(rows: R[], fields: (row: R) => string): PackedBatch {
+export function packBatch<R extends { source: LogSource; deviceId: string; atMs: number }>(rows: R[], fields: (row: R) => string): PackedBatch {
   const devices: [LogSource, string][] = [];
   const ids = { exhibit: new Dictionary<string>(), hardware: new Dictionary<string>() };
-  const first = rows[0]!.at;
-  const base = first.getTime();
+  const base = rows[0]!.atMs;
   let text = '';
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     const device = ids[row.source].of(row.deviceId, () => devices.push([row.source, row.deviceId]) - 1);
     // Concatenated, not an array joined: the text is flattened once, when the statement is sent.
-    text += `${i ? ',' : ''}[${device},${row.at.getTime() - base},${fields(row)}]`;
+    text += `${i ? ',' : ''}[${device},${row.atMs - base},${fields(row)}]`;
   }
-  return { devices: JSON.stringify(devices), base: first.toISOString(), rows: `[${text}]` };
+  return { devices: JSON.stringify(devices), base: new Date(base).toISOString(), rows: `[${text}]` };
 }
 
 /** The packed row's [source, id] pair. */
 const DEVICE = sql`(p.devices -> (x->>0)::int)`;
 
 /** Stores log lines in one statement. */
-export async function insertLogRows(db: Db, rows: LogRow[]): Promise<void> {
+export async function insertLogRows(db: Db, rows: WaitingLogRow[]): Promise<void> {
   // Level and event type, a handful of pairs in any batch, sent once each.
   const kinds: [LogLevel, string][] = [];
   const byLevel = new Map<LogLevel, Dictionary<string>>();
-  const kindOf = (row: LogRow) => {
+  const kindOf = (row: WaitingLogRow) => {
     let types = byLevel.get(row.level);
     if (!types) byLevel.set(row.level, (types = new Dictionary<string>()));
     return types.of(row.eventType, () => kinds.push([row.level, row.eventType]) - 1);
   };
-  const packed = packBatch(rows, (row) => `${kindOf(row)},${JSON.stringify(row.message)}`);
+  const packed = packBatch(rows, (row) => `${kindOf(row)},${row.messageJson}`);
   await db.execute(sql`
     insert into log_entries (source, device_id, at, level, event_type, message)
     select ${DEVICE}->>0, (${DEVICE}->>1)::uuid, p.base + (x->>1)::bigint * interval '1 millisecond',

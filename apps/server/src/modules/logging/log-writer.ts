@@ -5,7 +5,7 @@ import { retryWhileDatabaseAway } from '../../lib/database-retry.js';
 import { describeFailure } from '../../lib/describe-failure.js';
 import { WriteBatcher } from '../../lib/write-batcher.js';
 import { DAY_MS, utcDay } from './log-time.js';
-import { ensureDayPartition, insertLogRows, insertReportRows, isMissingPartition, type LogRow, type LogTable, type ReportRow } from './log-store.repository.js';
+import { ensureDayPartition, insertLogRows, insertReportRows, isMissingPartition, waitingLogRow, type LogRow, type LogTable, type ReportRow, type WaitingLogRow } from './log-store.repository.js';
 
 /** How long rows gather before they are stored together, in ms. */
 export const LOG_FLUSH_MS = 100;
@@ -29,7 +29,7 @@ const DROP_REPORT_MS = 60_000;
 export class LogWriter {
   /** The day partitions known to exist, by table, as UTC day numbers (ms / DAY_MS: no string per row). */
   private readonly knownDays: Record<LogTable, Set<number>> = { log_entries: new Set(), report_events: new Set() };
-  private readonly logs: WriteBatcher<LogRow>;
+  private readonly logs: WriteBatcher<WaitingLogRow>;
   private readonly reports: WriteBatcher<ReportRow>;
   /** Rows of each table added and not yet through a batch (stored or lost). */
   private readonly backlog: Record<LogTable, number> = { log_entries: 0, report_events: 0 };
@@ -43,7 +43,7 @@ export class LogWriter {
     const flushMs = options.flushMs ?? LOG_FLUSH_MS;
     const maxRows = options.maxRows ?? LOG_BATCH_ROWS;
     const { logger } = deps;
-    this.logs = new WriteBatcher<LogRow>({
+    this.logs = new WriteBatcher<WaitingLogRow>({
       flushMs,
       maxWaiting: maxRows,
       retry: retryWhileDatabaseAway(logger, 'log lines'),
@@ -57,8 +57,9 @@ export class LogWriter {
     });
   }
 
+  /** Queues a line in its waiting form (waitingLogRow): the line itself is the caller's. */
   addLog(row: LogRow): void {
-    if (this.admit('log_entries')) this.logs.append(row);
+    if (this.admit('log_entries')) this.logs.append(waitingLogRow(row));
   }
 
   addReport(row: ReportRow): void {
@@ -94,12 +95,12 @@ export class LogWriter {
    * that cannot be reached is thrown: the batcher holds the rows (still counted in the backlog)
    * and tries again.
    */
-  private async store<R extends { at: Date }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
+  private async store<R extends { atMs: number }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
     await this.storeOnce(table, rows, insert);
     this.backlog[table] -= rows.length;
   }
 
-  private async storeOnce<R extends { at: Date }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
+  private async storeOnce<R extends { atMs: number }>(table: LogTable, rows: R[], insert: (db: Db, rows: R[]) => Promise<void>): Promise<void> {
     try {
       await this.ensureDays(table, rows);
       await insert(this.deps.db, rows);
@@ -108,7 +109,7 @@ export class LogWriter {
       if (!isMissingPartition(error)) return this.lose(table, rows, error);
       // A day this process knew was dropped meanwhile (by the retention job of another node, whose
       // clock runs ahead): make the days again, once.
-      for (const row of rows) this.knownDays[table].delete(dayNumber(row.at));
+      for (const row of rows) this.knownDays[table].delete(dayNumber(row.atMs));
       try {
         await this.ensureDays(table, rows);
         await insert(this.deps.db, rows);
@@ -119,11 +120,11 @@ export class LogWriter {
     }
   }
 
-  private async ensureDays(table: LogTable, rows: { at: Date }[]): Promise<void> {
+  private async ensureDays(table: LogTable, rows: { atMs: number }[]): Promise<void> {
     const known = this.knownDays[table];
     let missing: Set<number> | undefined;
     for (const row of rows) {
-      const day = dayNumber(row.at);
+      const day = dayNumber(row.atMs);
       if (!known.has(day)) (missing ??= new Set()).add(day);
     }
     for (const day of missing ?? []) {
@@ -146,5 +147,5 @@ export class LogWriter {
   }
 }
 
-/** The UTC day an instant falls in, as a number of days since the epoch. */
-const dayNumber = (at: Date) => Math.floor(at.getTime() / DAY_MS);
+/** The UTC day an instant (ms since the epoch) falls in, as a number of days since the epoch. */
+const dayNumber = (atMs: number) => Math.floor(atMs / DAY_MS);

@@ -26,7 +26,7 @@ export type LogRow = { source: LogSource; deviceId: string; at: Date; level: Log
  * A log line as it waits for its batch (waitingLogRow): its time as ms since the epoch, where a
  * Date is an object of about 120 bytes, and its message already as the JSON text the INSERT sends,
  * a string of its own characters, where the message as built is a concatenation that keeps its
- * parts. About 145 bytes of heap against 340 for the line (docs/performance.md): a database that
+ * parts. About 145 bytes of heap against 250–340 for the line (docs/performance.md): a database that
  * lags holds up to LOG_BACKLOG_ROWS of them, and a batch's lines outlive the young generation.
  */
 export type WaitingLogRow = { source: LogSource; deviceId: string; atMs: number; level: LogLevel; eventType: string; messageJson: string };

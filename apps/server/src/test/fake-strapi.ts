@@ -73,6 +73,8 @@ export type FakeStrapi = {
   failures: Partial<Record<FakeStrapiArea, FakeStrapiFailure>>;
   /** Whether /uploads/ honours Range (Strapi's own local provider does not; storage providers do). */
   rangeSupport: boolean;
+  /** How long the API sign-in (POST /api/auth/local) takes to answer, in ms; default 0. */
+  signInDelayMs: number;
   /** Replaces the entries of a collection by its plural name (e.g. 'articles'). */
   setEntries: (plural: string, entries: FakeStrapiEntry[]) => void;
   /** Replaces the media library. */
@@ -142,6 +144,7 @@ export async function startFakeStrapi(options: FakeStrapiOptions = {}): Promise<
     calls: [],
     failures: {},
     rangeSupport: true,
+    signInDelayMs: 0,
     setEntries: (plural, entries) => collections.set(plural, entries.map((e) => ({ ...e }))),
     setFiles: (list) => {
       files = list.map((file, index) => storedFile(fake, file, index + 1));
@@ -222,7 +225,11 @@ function handle(context: HandlerContext, { req, res, raw }: Exchange): void {
     body,
   });
   const path = url.pathname;
-  if (req.method === 'POST' && path === '/api/auth/local') return signInApi(context, res, body);
+  if (req.method === 'POST' && path === '/api/auth/local') {
+    if (fake.signInDelayMs > 0) setTimeout(() => signInApi(context, res, body), fake.signInDelayMs);
+    else signInApi(context, res, body);
+    return;
+  }
   if (req.method === 'POST' && path === '/admin/login') return signInAdmin(context, res, body);
   if (req.method === 'GET' && path.startsWith('/uploads/')) return serveUpload(context, req, res);
   if (req.method !== 'GET' || !path.startsWith('/api/')) return strapiError(res, 404, 'NotFoundError', 'Not Found');

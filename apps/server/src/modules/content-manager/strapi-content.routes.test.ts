@@ -237,6 +237,9 @@ describe('the content manager sign-in', () => {
       expect((await admin.put(`/org-management/organization/${org.id}/setting/content_manager_config`, { value })).status).toBe(200);
     };
     const signIns = () => strapiAlone.calls.filter((c) => c.path === '/api/auth/local').length;
+    // Each read loads the configuration before it looks for a sign-in under way; a slow sign-in keeps
+    // the first one under way until the others get there, even on a busy machine.
+    strapiAlone.signInDelayMs = 400;
 
     await configure('Ap1-pass');
     const connections = await Promise.all(Array.from({ length: 5 }, () => connectStrapi(server.deps, org.id)));

@@ -13,6 +13,8 @@ import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessi
 import { listenToAccessChanges } from './access-notices.js';
 import { hubTopic, type HubListener, type HubSubscription } from './hub.js';
 import { ConsoleOutbox } from './console-outbox.js';
+import { HardwareFanout } from './hardware-fanout.js';
+import type { HardwareEvent } from './hub-messages.js';
 import { SocketItemLevels } from './socket-item-levels.js';
 
 /** How often the server pings console sockets; a socket that missed a pong is closed. */
@@ -35,6 +37,7 @@ export const SESSION_RECHECK_MS = 5_000;
 export function socketRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
     const open = new Set<ConsoleConnection>();
+    const hardwareFanout = new HardwareFanout(deps.hub);
     deps.metrics.setSource('consoleSockets', () => open.size);
     deps.metrics.setSource('consoleSubscriptions', () => {
       let count = 0;
@@ -61,6 +64,7 @@ export function socketRoutes(deps: AppDeps) {
       const connection = new ConsoleConnection(deps, socket, {
         user: usableUser(request.sessionUser),
         sessionHash: request.sessionTokenHash,
+        hardwareFanout,
         onStop: () => open.delete(connection),
       });
       open.add(connection);
@@ -108,6 +112,8 @@ type ConsoleConnectionStart = {
   user: AuthUser | null;
   /** SHA-256 of the session token the socket authenticated with. */
   sessionHash: string | null;
+  /** This node's hand-over of hardware events to its consoles. */
+  hardwareFanout: HardwareFanout;
   onStop: () => void;
 };
 
@@ -132,6 +138,7 @@ class ConsoleConnection {
   /** SHA-256 of the session token the socket authenticated with. */
   sessionHash: string | null;
   private readonly onStop: () => void;
+  private readonly hardwareFanout: HardwareFanout;
   /** What the socket is sent, held and merged while the console reads slowly. */
   private readonly outbox: ConsoleOutbox;
 
@@ -144,6 +151,7 @@ class ConsoleConnection {
     this.sessionHash = start.sessionHash;
     this.itemLevels = new SocketItemLevels(deps, () => this.user);
     this.onStop = start.onStop;
+    this.hardwareFanout = start.hardwareFanout;
     this.outbox = new ConsoleOutbox(socket, () => {
       this.deps.logger.warn({ userId: this.user?.id }, 'closed a console socket that fell too far behind its events');
       this.stop();
@@ -340,19 +348,27 @@ class ConsoleConnection {
     const topic = hubTopic(kind, id);
     // A subscribe still loading grants when the socket closed must not leave listeners behind.
     if (this.closed || this.subscriptions.has(topic)) return;
+    if (kind === 'hardware') {
+      this.subscriptions.set(topic, this.hardwareFanout.add(id, this));
+      return;
+    }
     // Whether the subscription still stands, for events that waited (levels loading) while it was
-    // dropped: a flag, not a lookup of the topic among thousands of subscriptions, because a wall
-    // of consoles checks it for every event on every console (docs/performance.md).
+    // dropped: a flag, not a lookup of the topic among thousands of subscriptions.
     let active = true;
-    const subscribed = () => active;
-    const stopListening =
-      kind === 'exhibit'
-        ? this.deps.hub.subscribe('exhibit', id, this.exhibitListener(id, subscribed))
-        : this.deps.hub.subscribe('hardware', id, (event, publishedAt) => this.deliver(event, publishedAt, subscribed));
+    const stopListening = this.deps.hub.subscribe('exhibit', id, this.exhibitListener(id, () => active));
     this.subscriptions.set(topic, () => {
       active = false;
       stopListening();
     });
+  }
+
+  /**
+   * An event of a hardware unit this console subscribed to (HardwareFanout): sent at once, or
+   * behind events that wait (levels loading), then only if the subscription still stands.
+   */
+  hardwareEvent(event: HardwareEvent, publishedAt: number, topic: string): void {
+    if (!this.pending) this.send(event, publishedAt);
+    else this.queueDelivery(this.pending, { event, publishedAt, mayReceive: () => this.subscriptions.has(topic) });
   }
 
   /**

@@ -59,7 +59,8 @@ export class HardwareFanout {
       entry.receivers = [];
       entry.subscription?.();
       entry.subscription = null;
-      if (this.topics.get(entry.topic) === entry) this.topics.delete(entry.topic);
+      // An emptied entry is never reached again (its receivers are gone), so it is the one mapped.
+      this.topics.delete(entry.topic);
     } else if (this.delivering) entry.receivers = [...entry.receivers.slice(0, index), ...entry.receivers.slice(index + 1)];
     else entry.receivers.splice(index, 1);
   }

@@ -48,7 +48,8 @@ export function hubSubscription(stop: () => void, ready: Promise<void> = Promise
 /**
  * Listeners by topic; what one topic's listeners receive is what its kind carries. Each topic's
  * listeners are an array replaced whole when one is added or removed, so a message is handed
- * over without copying them (a control-room wall hands every event to a hundred consoles), and a
+ * over without copying them (a hundred consoles watching one exhibit each listen to its topic; a
+ * hardware unit's consoles share one listener, realtime/hardware-fanout.ts), and a
  * listener removed or added while a message is handed over does not change who receives it.
  */
 export class TopicListeners {

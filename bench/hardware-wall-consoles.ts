@@ -35,6 +35,8 @@ export type FromWall =
       latency?: SparseHistogram;
       loopDelayP99Ms?: number;
       loopDelayMaxMs?: number;
+      /** With `latency`: the worst latency (ms) of the changes sent in each second since `start` (where the stalls were). */
+      worstBySecond?: number[];
     };
 
 // What a prop change frame holds (the server's JSON of hardware.propChanged, in any key order).
@@ -49,6 +51,8 @@ const sockets: WebSocket[] = [];
 let props: number[] = [];
 let heartbeats = 0;
 const latency = new LatencyHistogram();
+let startedAt = 0n;
+let worstBySecond: number[] = [];
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 
 /** The send time a bench prop change frame carries (monotonic ns), null for any other frame. */
@@ -75,7 +79,10 @@ async function open(message: Extract<ToWall, { type: 'open' }>): Promise<void> {
       onRaw: (raw, receivedAt) => {
         const sentAt = benchSentAt(raw);
         if (sentAt !== null) {
-          latency.record(Number(receivedAt - sentAt) / 1e6);
+          const ms = Number(receivedAt - sentAt) / 1e6;
+          latency.record(ms);
+          const second = Number((sentAt - startedAt) / 1_000_000_000n);
+          if (second >= 0 && !(ms <= (worstBySecond[second] ?? 0))) worstBySecond[second] = ms;
           props[index]! += 1;
         } else if (raw.indexOf(HEARTBEAT) >= 0) heartbeats += 1;
       },
@@ -100,6 +107,8 @@ process.on('message', (message: ToWall) => {
       props.fill(0);
       heartbeats = 0;
       latency.reset();
+      startedAt = process.hrtime.bigint();
+      worstBySecond = [];
       loopDelay.reset();
       loopDelay.enable();
       answer({ type: 'started' });
@@ -110,7 +119,7 @@ process.on('message', (message: ToWall) => {
         return;
       }
       loopDelay.disable();
-      answer({ type: 'count', props, heartbeats, latency: latency.toSparse(), loopDelayP99Ms: loopDelay.percentile(99) / 1e6 - 1, loopDelayMaxMs: loopDelay.max / 1e6 - 1 });
+      answer({ type: 'count', props, heartbeats, latency: latency.toSparse(), loopDelayP99Ms: loopDelay.percentile(99) / 1e6 - 1, loopDelayMaxMs: loopDelay.max / 1e6 - 1, worstBySecond: Array.from(worstBySecond, (ms) => ms ?? 0) });
       return;
     case 'close':
       for (const socket of sockets) socket.close();

@@ -265,6 +265,12 @@ async function sentByFleets(fleets: Fleet[]) {
     }, none);
 }
 
+/** Each second's worst latency over every wall process, from the wall's start (where its tail comes from: stalls at the start, or spread). */
+function worstBySecond(counts: WallCount[]): string[] {
+  const seconds = Math.max(0, ...counts.map((c) => c.worstBySecond?.length ?? 0));
+  return Array.from({ length: seconds }, (_, s) => Math.max(0, ...counts.map((c) => c.worstBySecond?.[s] ?? 0)).toFixed(0));
+}
+
 /** A wall process: its child, and the answer it gives to each message, in turn. */
 type WallProcess = { child: ChildProcess; ask: (message: ToWall, timeoutMs?: number) => Promise<FromWall> };
 
@@ -338,6 +344,7 @@ async function runWall(server: BenchServer, boards: FleetBoard[], fleets: Fleet[
       { label: 'wall: latency p99', value: ms(p99), target: `< ${TARGETS.wallP99Ms} ms`, ok: p99 < TARGETS.wallP99Ms },
       { label: 'wall: server CPU', value: `${serverWindow.percentOfOneCore.toFixed(1)}% of one core (${serverWindow.cpuSeconds.toFixed(1)} s in ${serverWindow.seconds.toFixed(0)} s)` },
       { label: 'wall: receiver processes CPU (% of one core)', value: `${receiverCpu.join(', ')}; ${receivers.reduce((n, r) => n + r.percentOfOneCore, 0).toFixed(0)}% in all` },
+      { label: 'wall: worst latency of the changes sent in each second (ms)', value: worstBySecond(final).join(' ') },
       { label: 'wall: receivers event-loop delay p99 / max', value: `${ms(worstLoop((c) => c.loopDelayP99Ms))} / ${ms(worstLoop((c) => c.loopDelayMaxMs))}` },
       { label: 'wall: heartbeats delivered', value: `${heartbeatsPerSecond.toFixed(0)} /s in total (consoles × boards / heartbeat interval: ${((options.wall * boards.length * 1000) / options.heartbeatMs).toFixed(0)} /s)` },
     ];

@@ -17,8 +17,8 @@ const beat = (hardwareId: string, uptime: number): HardwareEvent => ({
 /** A receiver that notes what it gets, and may act while it is handed an event. */
 function receiver(name: string, got: string[], also?: () => void): HardwareReceiver {
   return {
-    hardwareEvent: (event, _publishedAt, topic) => {
-      got.push(`${name}:${topic}:${event.type === 'hardware.statusChanged' ? event.uptime : '?'}`);
+    hardwareEvent: (event, _publishedAt, hardwareId) => {
+      got.push(`${name}:${hardwareId}:${event.type === 'hardware.statusChanged' ? event.uptime : '?'}`);
       also?.();
     },
   };
@@ -29,21 +29,26 @@ describe('hardware fan-out', () => {
     const hub = createInProcessHub();
     const fanout = new HardwareFanout(hub);
     const got: string[] = [];
-    const stopA = fanout.add('h1', receiver('a', got));
-    const stopB = fanout.add('h1', receiver('b', got));
-    fanout.add('h2', receiver('c', got));
+    const [a, b, c] = [receiver('a', got), receiver('b', got), receiver('c', got)];
+    expect(fanout.add('h1', a)).toBe('h1');
+    fanout.add('h1', b);
+    fanout.add('h2', c);
     hub.publish('hardware', 'h1', beat('h1', 1));
     hub.publish('hardware', 'h2', beat('h2', 2));
-    expect(got).toEqual(['a:hardware:h1:1', 'b:hardware:h1:1', 'c:hardware:h2:2']);
-    expect(fanout.topicCount).toBe(2);
+    expect(got).toEqual(['a:h1:1', 'b:h1:1', 'c:h2:2']);
+    expect(fanout.unitCount).toBe(2);
 
-    stopA();
-    stopA();
+    fanout.remove('h1', a);
+    fanout.remove('h1', a);
+    // Not subscribed to this unit, or to any: nothing changes.
+    fanout.remove('h2', a);
+    fanout.remove('h3', a);
     got.length = 0;
     hub.publish('hardware', 'h1', beat('h1', 3));
-    expect(got).toEqual(['b:hardware:h1:3']);
-    stopB();
-    expect(fanout.topicCount).toBe(1);
+    hub.publish('hardware', 'h2', beat('h2', 3));
+    expect(got).toEqual(['b:h1:3', 'c:h2:3']);
+    fanout.remove('h1', b);
+    expect(fanout.unitCount).toBe(1);
     got.length = 0;
     hub.publish('hardware', 'h1', beat('h1', 4));
     expect(got).toEqual([]);
@@ -51,34 +56,33 @@ describe('hardware fan-out', () => {
     // Subscribed again: a new hub listener, events flow again.
     fanout.add('h1', receiver('d', got));
     hub.publish('hardware', 'h1', beat('h1', 5));
-    expect(got).toEqual(['d:hardware:h1:5']);
+    expect(got).toEqual(['d:h1:5']);
   });
 
   it('hands an event to those subscribed when it was published, whoever is added or removed meanwhile', () => {
     const hub = createInProcessHub();
     const fanout = new HardwareFanout(hub);
     const got: string[] = [];
-    const stops = new Map<string, () => void>();
+    const receivers = new Map<string, HardwareReceiver>();
     // The first receiver, handed an event, removes the second and adds a fourth.
-    stops.set(
+    receivers.set(
       'one',
-      fanout.add(
-        'h',
-        receiver('one', got, () => {
-          if (stops.has('four')) return;
-          stops.get('two')!();
-          stops.set('four', fanout.add('h', receiver('four', got)));
-        }),
-      ),
+      receiver('one', got, () => {
+        if (receivers.has('four')) return;
+        fanout.remove('h', receivers.get('two')!);
+        receivers.set('four', receiver('four', got));
+        fanout.add('h', receivers.get('four')!);
+      }),
     );
-    stops.set('two', fanout.add('h', receiver('two', got)));
-    stops.set('three', fanout.add('h', receiver('three', got)));
+    receivers.set('two', receiver('two', got));
+    receivers.set('three', receiver('three', got));
+    for (const name of ['one', 'two', 'three']) fanout.add('h', receivers.get(name)!);
     hub.publish('hardware', 'h', beat('h', 1));
-    expect(got).toEqual(['one:hardware:h:1', 'three:hardware:h:1']);
+    expect(got).toEqual(['one:h:1', 'three:h:1']);
     got.length = 0;
     hub.publish('hardware', 'h', beat('h', 2));
-    expect(got).toEqual(['one:hardware:h:2', 'three:hardware:h:2', 'four:hardware:h:2']);
-    for (const stop of stops.values()) stop();
-    expect(fanout.topicCount).toBe(0);
+    expect(got).toEqual(['one:h:2', 'three:h:2', 'four:h:2']);
+    for (const one of receivers.values()) fanout.remove('h', one);
+    expect(fanout.unitCount).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE } from '@plinth/shared';
 import { runCli } from '../cli.js';
-import { createExhibit, createOrganization, createSite, signUpWith } from '../test/factories.js';
+import { createExhibit, createHardware, createOrganization, createSite, signUpWith } from '../test/factories.js';
 import { linkIn } from '../test/mail-capture.js';
 import { SocketClient } from '../test/socket-client.js';
 import { startTestServer, type TestServer } from '../test/test-server.js';
@@ -90,6 +90,28 @@ describe('grants that change on another node', () => {
     a.deps.hub.publish('exhibit', exhibitId, { type: 'exhibit.updated', exhibitId });
     expect(await socket.drain()).toEqual([]);
     expect(socket.closed).toBeNull();
+  });
+
+  it('a removed grant stops the events of the boards it gave too, and keeps the others', async () => {
+    const [site1, site2] = [await createSite(a.deps.db, organizationId), await createSite(a.deps.db, organizationId)];
+    const inSite1 = (await createHardware(a.deps.db, site1.id)).id;
+    const inSite2 = (await createHardware(a.deps.db, site2.id)).id;
+    const user = await signUpWith(a, ['site', site1.id, 'VIEWER'], ['site', site2.id, 'VIEWER']);
+    const manager = await signUpWith(a, ['organization', organizationId, 'MANAGER']);
+    const socket = await SocketClient.open(b.url, { cookie: user.client.cookieHeader });
+    sockets.push(socket);
+    expect(await socket.next()).toMatchObject({ type: 'handshake', authenticated: true });
+    socket.send({ type: 'subscribe', hardwareIds: [inSite1, inSite2] });
+    expect(await socket.next()).toMatchObject({ type: 'subscribed', hardwareIds: [inSite1, inSite2] });
+
+    expect((await manager.client.delete(`/org-management/permission/site/${user.grantIds[0]}`)).status).toBe(200);
+    expect(await socket.nextOfType('access.changed', WITHIN_MS)).toEqual({ type: 'access.changed', exhibitIds: [], hardwareIds: [inSite1] });
+    // An event of the dropped board, then one of the kept board, in that order through Redis.
+    a.deps.hub.publish('hardware', inSite1, { type: 'hardware.updated', hardwareId: inSite1 });
+    a.deps.hub.publish('hardware', inSite2, { type: 'hardware.updated', hardwareId: inSite2 });
+    const seen: string[] = [];
+    while (!seen.includes(inSite2)) seen.push((await socket.nextOfType('hardware.updated', WITHIN_MS)).hardwareId);
+    expect(seen).toEqual([inSite2]);
   });
 
   it('drops exactly what is no longer allowed: a grant removed on one site keeps the other', async () => {

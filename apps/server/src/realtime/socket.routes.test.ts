@@ -147,6 +147,32 @@ describe('/ws subscriptions', () => {
     expect(await socket.drain()).toEqual([]);
   });
 
+  it('stops and starts the events of a board by id, whatever another console on the same board does', async () => {
+    const one = await openSocket({ cookie: memberA.cookieHeader });
+    const other = await openSocket({ cookie: memberA.cookieHeader });
+    for (const socket of [one, other]) {
+      await socket.next();
+      socket.send({ type: 'subscribe', hardwareIds: [boardA] });
+      expect(await socket.next()).toEqual({ type: 'subscribed', exhibitIds: [], hardwareIds: [boardA], refused: [] });
+    }
+    const updated = { type: 'hardware.updated', hardwareId: boardA } as const;
+
+    one.send({ type: 'unsubscribe', hardwareIds: [boardA] });
+    expect(await one.next()).toEqual({ type: 'unsubscribed', exhibitIds: [], hardwareIds: [boardA] });
+    server.deps.hub.publish('hardware', boardA, updated);
+    expect(await one.drain()).toEqual([]);
+    expect(await other.drain()).toEqual([updated]);
+
+    // Subscribed again, twice: one event each time, not two.
+    for (let i = 0; i < 2; i++) {
+      one.send({ type: 'subscribe', hardwareIds: [boardA] });
+      expect(await one.next()).toMatchObject({ type: 'subscribed', hardwareIds: [boardA] });
+    }
+    other.close();
+    server.deps.hub.publish('hardware', boardA, updated);
+    expect(await one.drain()).toEqual([updated]);
+  });
+
   it('receives the events of REST changes', async () => {
     const developer = await userOf(orgA, 'DEVELOPER');
     const socket = await openSocket({ cookie: developer.cookieHeader });

@@ -11,7 +11,7 @@ import type { AuthUser } from '../modules/auth/auth-user.js';
 import { findExhibitRefs, findHardwareRefs } from '../modules/access/refs.repository.js';
 import { findLiveSessionHashes, resolveSessionHash } from '../modules/auth/sessions.service.js';
 import { listenToAccessChanges } from './access-notices.js';
-import { hubTopic, type HubListener, type HubSubscription } from './hub.js';
+import type { HubListener, HubSubscription } from './hub.js';
 import { ConsoleOutbox } from './console-outbox.js';
 import { HardwareFanout } from './hardware-fanout.js';
 import type { HardwareEvent } from './hub-messages.js';
@@ -124,7 +124,10 @@ let lastTimedEvent: ServerMessage | null = null;
 type HubDelivery = { event: ServerMessage; publishedAt?: number };
 
 class ConsoleConnection {
-  private readonly subscriptions = new Map<string, () => void>();
+  /** The exhibits this socket listens to, each with what stops listening. */
+  private readonly exhibitSubscriptions = new Map<string, () => void>();
+  /** The hardware units this socket listens to (through the fan-out), by the fan-out's own id strings. */
+  private readonly hardwareSubscriptions = new Set<string>();
   /** Which exhibit events are about items hidden to the user (granular levels). */
   private readonly itemLevels: SocketItemLevels;
   /** The last event waiting to be sent (null: none waits, the next one goes at once). */
@@ -188,7 +191,7 @@ class ConsoleConnection {
 
   /** How many exhibits and hardware units this socket listens to. */
   get subscriptionCount(): number {
-    return this.subscriptions.size;
+    return this.exhibitSubscriptions.size + this.hardwareSubscriptions.size;
   }
 
   /** The session is gone: the console signs in again. */
@@ -212,8 +215,8 @@ class ConsoleConnection {
     clearInterval(this.pingTimer);
     this.accessListener?.();
     this.accessListener = null;
-    for (const unsubscribe of this.subscriptions.values()) unsubscribe();
-    this.subscriptions.clear();
+    this.dropExhibits([...this.exhibitSubscriptions.keys()]);
+    this.dropHardware([...this.hardwareSubscriptions]);
     this.outbox.stop();
     this.onStop();
   }
@@ -255,14 +258,14 @@ class ConsoleConnection {
     }
     this.user = user;
     this.itemLevels.forget();
-    const subscribed = [...this.subscriptions.keys()];
-    const exhibitIds = subscribed.filter((topic) => topic.startsWith('exhibit:')).map((topic) => topic.slice('exhibit:'.length));
-    const hardwareIds = subscribed.filter((topic) => topic.startsWith('hardware:')).map((topic) => topic.slice('hardware:'.length));
+    const exhibitIds = [...this.exhibitSubscriptions.keys()];
+    const hardwareIds = [...this.hardwareSubscriptions];
     const allowed = await this.allowedIds(exhibitIds, hardwareIds);
     const kept = new Set([...allowed.exhibits.map((e) => e.exhibitId), ...allowed.hardwareIds]);
     const droppedExhibits = exhibitIds.filter((id) => !kept.has(id));
     const droppedHardware = hardwareIds.filter((id) => !kept.has(id));
-    this.drop([...droppedExhibits.map((id) => hubTopic('exhibit', id)), ...droppedHardware.map((id) => hubTopic('hardware', id))]);
+    this.dropExhibits(droppedExhibits);
+    this.dropHardware(droppedHardware);
     this.send({ type: 'access.changed', exhibitIds: droppedExhibits, hardwareIds: droppedHardware });
   }
 
@@ -306,7 +309,10 @@ class ConsoleConnection {
   private async authenticate(token: string): Promise<void> {
     const sessionHash = hashSecret(token);
     const user = usableUser(await resolveSessionHash(this.deps, sessionHash));
-    if (user?.id !== this.user?.id) this.drop([...this.subscriptions.keys()]);
+    if (user?.id !== this.user?.id) {
+      this.dropExhibits([...this.exhibitSubscriptions.keys()]);
+      this.dropHardware([...this.hardwareSubscriptions]);
+    }
     this.user = user;
     this.sessionHash = user ? sessionHash : null;
     await this.listenToAccess();
@@ -334,29 +340,27 @@ class ConsoleConnection {
     }
     const allowed = await this.allowedIds(exhibitIds, hardwareIds);
     const allowedExhibitIds = allowed.exhibits.map((e) => e.exhibitId);
-    for (const id of allowedExhibitIds) this.listen('exhibit', id);
+    // A subscribe still loading grants when the socket closed must not leave listeners behind.
+    if (this.closed) return;
+    for (const id of allowedExhibitIds) this.listenToExhibit(id);
     // Their levels in one query now, rather than one read each on their first events.
     this.itemLevels.preload(allowed.exhibits);
-    for (const id of allowed.hardwareIds) this.listen('hardware', id);
+    for (const id of allowed.hardwareIds) {
+      if (!this.hardwareSubscriptions.has(id)) this.hardwareSubscriptions.add(this.hardwareFanout.add(id, this));
+    }
     const granted = new Set([...allowedExhibitIds, ...allowed.hardwareIds]);
     const refused = [...exhibitIds, ...hardwareIds].filter((id) => !granted.has(id));
     this.send({ type: 'subscribed', exhibitIds: allowedExhibitIds, hardwareIds: allowed.hardwareIds, refused });
   }
 
-  /** Forwards the events of one exhibit or hardware unit to this console. */
-  private listen(kind: 'exhibit' | 'hardware', id: string): void {
-    const topic = hubTopic(kind, id);
-    // A subscribe still loading grants when the socket closed must not leave listeners behind.
-    if (this.closed || this.subscriptions.has(topic)) return;
-    if (kind === 'hardware') {
-      this.subscriptions.set(topic, this.hardwareFanout.add(id, this));
-      return;
-    }
+  /** Forwards the events of one exhibit to this console. */
+  private listenToExhibit(id: string): void {
+    if (this.exhibitSubscriptions.has(id)) return;
     // Whether the subscription still stands, for events that waited (levels loading) while it was
     // dropped: a flag, not a lookup of the topic among thousands of subscriptions.
     let active = true;
     const stopListening = this.deps.hub.subscribe('exhibit', id, this.exhibitListener(id, () => active));
-    this.subscriptions.set(topic, () => {
+    this.exhibitSubscriptions.set(id, () => {
       active = false;
       stopListening();
     });
@@ -366,9 +370,9 @@ class ConsoleConnection {
    * An event of a hardware unit this console subscribed to (HardwareFanout): sent at once, or
    * behind events that wait (levels loading), then only if the subscription still stands.
    */
-  hardwareEvent(event: HardwareEvent, publishedAt: number, topic: string): void {
+  hardwareEvent(event: HardwareEvent, publishedAt: number, hardwareId: string): void {
     if (!this.pending) this.send(event, publishedAt);
-    else this.queueDelivery(this.pending, { event, publishedAt, mayReceive: () => this.subscriptions.has(topic) });
+    else this.queueDelivery(this.pending, { event, publishedAt, mayReceive: () => this.hardwareSubscriptions.has(hardwareId) });
   }
 
   /**
@@ -418,23 +422,24 @@ class ConsoleConnection {
     this.pending = done;
   }
 
-  private drop(topics: string[]): void {
-    for (const topic of topics) {
-      this.subscriptions.get(topic)?.();
-      this.subscriptions.delete(topic);
-      if (topic.startsWith('exhibit:')) this.itemLevels.forget(topic.slice('exhibit:'.length));
+  private dropExhibits(ids: string[]): void {
+    for (const id of ids) {
+      this.exhibitSubscriptions.get(id)?.();
+      this.exhibitSubscriptions.delete(id);
+      this.itemLevels.forget(id);
+    }
+  }
+
+  private dropHardware(ids: string[]): void {
+    for (const id of ids) {
+      if (this.hardwareSubscriptions.delete(id)) this.hardwareFanout.remove(id, this);
     }
   }
 
   private unsubscribe(exhibitIds?: string[], hardwareIds?: string[]): void {
-    const topics =
-      !exhibitIds && !hardwareIds
-        ? [...this.subscriptions.keys()]
-        : [
-            ...(exhibitIds ?? []).map((id) => hubTopic('exhibit', id)),
-            ...(hardwareIds ?? []).map((id) => hubTopic('hardware', id)),
-          ];
-    this.drop(topics);
+    const all = !exhibitIds && !hardwareIds;
+    this.dropExhibits(all ? [...this.exhibitSubscriptions.keys()] : (exhibitIds ?? []));
+    this.dropHardware(all ? [...this.hardwareSubscriptions] : (hardwareIds ?? []));
     this.send({ type: 'unsubscribed', exhibitIds: exhibitIds ?? [], hardwareIds: hardwareIds ?? [] });
   }
 }

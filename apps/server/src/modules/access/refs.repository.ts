@@ -1,18 +1,20 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { idIn } from '../../db/id-list.js';
 import { exhibits, hardware, organizations, sites } from '../../db/schema.js';
 import type { ExhibitRef, HardwareRef, SiteRef } from './grants.js';
 
-/** Where exhibits sit (site and organization), to resolve roles. Unknown ids are left out. */
+/** Where exhibits sit (site and organization), to resolve roles. Unknown ids are left out; every id must be well formed (isId). */
 export async function findExhibitRefs(db: Db, ids: string[]): Promise<ExhibitRef[]> {
   if (!ids.length) return [];
   return db
     .select({ id: exhibits.id, siteId: exhibits.siteId, organizationId: sites.organizationId })
     .from(exhibits)
     .innerJoin(sites, eq(sites.id, exhibits.siteId))
-    .where(inArray(exhibits.id, ids));
+    .where(idIn(exhibits.id, ids));
 }
 
+/** Where hardware units sit (site, organization, exhibit), as findExhibitRefs. */
 export async function findHardwareRefs(db: Db, ids: string[]): Promise<HardwareRef[]> {
   if (!ids.length) return [];
   return db
@@ -24,7 +26,7 @@ export async function findHardwareRefs(db: Db, ids: string[]): Promise<HardwareR
     })
     .from(hardware)
     .innerJoin(sites, eq(sites.id, hardware.siteId))
-    .where(inArray(hardware.id, ids));
+    .where(idIn(hardware.id, ids));
 }
 
 /** An organization's id and name, as permission calls and invitations name it. */

@@ -1,36 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { startServer } from '../../server.js';
-import { startTestServer } from '../../test/test-server.js';
+import { BOTH_DATABASES, type TestDatabase } from '../../test/databases.js';
 import { utcDay } from './log-time.js';
 import { ensureDayPartition, insertLogRows, insertReportRows, packBatch, waitingLogRow, type LogRow, type ReportRow } from './log-store.repository.js';
 
 /** The packed batch INSERTs, on PostgreSQL and on the embedded PGlite: what is read back is what was given, in order. */
-
-type Database = { db: Db; stop: () => Promise<void> };
-
-async function postgres(): Promise<Database> {
-  const server = await startTestServer();
-  return { db: server.deps.db, stop: () => server.stop() };
-}
-
-async function pglite(): Promise<Database> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-log-store-'));
-  const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }));
-  return {
-    db: server.deps.db,
-    stop: async () => {
-      await server.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 // node-postgres and PGlite both answer { rows }.
 const rowsOf = async <T>(db: Db, query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -61,11 +37,8 @@ describe('packBatch', () => {
   });
 });
 
-describe.each([
-  ['PostgreSQL', postgres],
-  ['PGlite', pglite],
-])('the packed log and report INSERTs on %s', (_name, open) => {
-  let database: Database;
+describe.each(BOTH_DATABASES)('the packed log and report INSERTs on %s', (_name, open) => {
+  let database: TestDatabase;
   const now = Date.now();
   // Three UTC days, so the batch spans partitions; times to the ms.
   const days = [now - 2 * 86_400_000, now - 86_400_000, now];

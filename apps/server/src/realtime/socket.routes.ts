@@ -215,8 +215,7 @@ class ConsoleConnection {
     clearInterval(this.pingTimer);
     this.accessListener?.();
     this.accessListener = null;
-    this.dropExhibits([...this.exhibitSubscriptions.keys()]);
-    this.dropHardware([...this.hardwareSubscriptions]);
+    this.dropAll();
     this.outbox.stop();
     this.onStop();
   }
@@ -309,10 +308,7 @@ class ConsoleConnection {
   private async authenticate(token: string): Promise<void> {
     const sessionHash = hashSecret(token);
     const user = usableUser(await resolveSessionHash(this.deps, sessionHash));
-    if (user?.id !== this.user?.id) {
-      this.dropExhibits([...this.exhibitSubscriptions.keys()]);
-      this.dropHardware([...this.hardwareSubscriptions]);
-    }
+    if (user?.id !== this.user?.id) this.dropAll();
     this.user = user;
     this.sessionHash = user ? sessionHash : null;
     await this.listenToAccess();
@@ -422,6 +418,12 @@ class ConsoleConnection {
     this.pending = done;
   }
 
+  /** Every subscription of this socket. */
+  private dropAll(): void {
+    this.dropExhibits([...this.exhibitSubscriptions.keys()]);
+    this.dropHardware([...this.hardwareSubscriptions]);
+  }
+
   private dropExhibits(ids: string[]): void {
     for (const id of ids) {
       this.exhibitSubscriptions.get(id)?.();
@@ -437,9 +439,11 @@ class ConsoleConnection {
   }
 
   private unsubscribe(exhibitIds?: string[], hardwareIds?: string[]): void {
-    const all = !exhibitIds && !hardwareIds;
-    this.dropExhibits(all ? [...this.exhibitSubscriptions.keys()] : (exhibitIds ?? []));
-    this.dropHardware(all ? [...this.hardwareSubscriptions] : (hardwareIds ?? []));
+    if (!exhibitIds && !hardwareIds) this.dropAll();
+    else {
+      this.dropExhibits(exhibitIds ?? []);
+      this.dropHardware(hardwareIds ?? []);
+    }
     this.send({ type: 'unsubscribed', exhibitIds: exhibitIds ?? [], hardwareIds: hardwareIds ?? [] });
   }
 }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES } from '@plinth/shared';
 import { runCli } from './cli.js';
-import { loadConfig } from './config.js';
 import { startServer } from './server.js';
+import { pgliteTestConfig } from './test/databases.js';
 import { TestClient } from './test/test-client.js';
 
 /** Captures what the CLI writes, standing in for stdout or stderr. */
@@ -90,9 +90,7 @@ describe('plinth user create (embedded database)', () => {
   });
 
   it('refuses while a server holds the same DATA_DIR, and the server signs in the user it created', { timeout: 60_000 }, async () => {
-    const server = await startServer(
-      loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }),
-    );
+    const server = await startServer(pgliteTestConfig(dataDir));
     try {
       const res = await cli('user', 'create', '--email', 'carol@example.com', '--password', 'Car0lPass');
       expect(res.code).toBe(1);

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
 import { createUser } from './modules/auth/users.service.js';
 import { startServer, type RunningServer } from './server.js';
+import { pgliteTestConfig } from './test/databases.js';
 import { TestClient } from './test/test-client.js';
 
 const journal = JSON.parse(
@@ -16,9 +16,7 @@ const journal = JSON.parse(
 let dataDir: string;
 
 function start(): Promise<RunningServer> {
-  return startServer(
-    loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }),
-  );
+  return startServer(pgliteTestConfig(dataDir));
 }
 
 async function migrationCount(server: RunningServer): Promise<number> {

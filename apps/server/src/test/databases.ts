@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { startServer } from '../server.js';
 import { startTestServer } from './test-server.js';
@@ -15,10 +15,18 @@ export async function onPostgres(): Promise<TestDatabase> {
   return { db: server.deps.db, stop: () => server.stop() };
 }
 
+/**
+ * The configuration of a test server on the embedded PGlite in `dataDir`: free ports for HTTP
+ * and the broker, on loopback, logging nothing; `settings` adds or overrides variables.
+ */
+export function pgliteTestConfig(dataDir: string, settings: Record<string, string> = {}): Config {
+  return loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...settings });
+}
+
 /** The embedded PGlite in a fresh data directory. */
 export async function onPglite(): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-repository-'));
-  const server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }));
+  const server = await startServer(pgliteTestConfig(dataDir));
   return {
     db: server.deps.db,
     stop: async () => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
 import { startServer, type RunningServer } from '../../server.js';
+import { pgliteTestConfig } from '../../test/databases.js';
 import { createOrganization, createSite } from '../../test/factories.js';
 import { TestClient } from '../../test/test-client.js';
 import { createUser } from '../auth/users.service.js';
@@ -15,9 +15,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-pglite-keys-'));
-  server = await startServer(
-    loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent', API_KEY_RATE_LIMIT: '2' }),
-  );
+  server = await startServer(pgliteTestConfig(dataDir, { API_KEY_RATE_LIMIT: '2' }));
 }, 90_000);
 afterAll(async () => {
   await server?.close();

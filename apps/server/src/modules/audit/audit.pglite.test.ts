@@ -4,8 +4,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditPageSchema } from '@plinth/shared';
-import { loadConfig } from '../../config.js';
 import { startServer, type RunningServer } from '../../server.js';
+import { pgliteTestConfig } from '../../test/databases.js';
 import { createOrganization } from '../../test/factories.js';
 import { TestClient } from '../../test/test-client.js';
 import { createUser } from '../auth/users.service.js';
@@ -20,7 +20,7 @@ let client: TestClient;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-pglite-audit-'));
-  server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }));
+  server = await startServer(pgliteTestConfig(dataDir));
   await createUser(server.deps, { email: 'owner@example.com', password: 'Own3rPassword', firstName: 'Olga', isPlatformAdmin: true });
   client = new TestClient(server.url);
   expect((await client.post('/auth/user/login', { email: 'owner@example.com', password: 'Own3rPassword' })).status).toBe(200);

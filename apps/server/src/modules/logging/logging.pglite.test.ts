@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
 import { startServer, type RunningServer } from '../../server.js';
+import { pgliteTestConfig } from '../../test/databases.js';
 import { createExhibit, createOrganization, createSite } from '../../test/factories.js';
 import { TestClient } from '../../test/test-client.js';
 import { createUser } from '../auth/users.service.js';
@@ -21,7 +21,7 @@ const LINES = CSV_CHUNK_ROWS + 10;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-pglite-logs-'));
-  server = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }));
+  server = await startServer(pgliteTestConfig(dataDir));
   await createUser(server.deps, { email: 'owner@example.com', password: 'Own3rPassword', firstName: 'Olga', isPlatformAdmin: true });
   client = new TestClient(server.url);
   expect((await client.post('/auth/user/login', { email: 'owner@example.com', password: 'Own3rPassword' })).status).toBe(200);

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
 import { startServer, type RunningServer } from '../../server.js';
+import { pgliteTestConfig } from '../../test/databases.js';
 import { createExhibit, createOrganization, createSite, grant } from '../../test/factories.js';
 import { waitUntil } from '../../test/hardware-kit.js';
 import { MailCapture } from '../../test/mail-capture.js';
@@ -29,9 +29,7 @@ afterAll(async () => {
 describe('the mail outbox on the embedded database', () => {
   it('sends an op-mode notification and marks it sent', { timeout: 120_000 }, async () => {
     const smtpUrl = await mail.start();
-    server = await startServer(
-      loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SMTP_URL: smtpUrl, MAIL_OUTBOX_POLL_MS: '100' }),
-    );
+    server = await startServer(pgliteTestConfig(dataDir, { SMTP_URL: smtpUrl, MAIL_OUTBOX_POLL_MS: '100' }));
     expect(server.deps.database.kind).toBe('pglite');
     const db = server.deps.db;
     await createUser(server.deps, { email: 'owner@example.com', password: 'Own3rPassword', isPlatformAdmin: true });

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
 import { startServer, type RunningServer } from '../../server.js';
+import { pgliteTestConfig } from '../../test/databases.js';
 import { createExhibit, createOrganization, createSite } from '../../test/factories.js';
 import { waitUntil } from '../../test/hardware-kit.js';
 import { scheduleTestManifest, sdkConnection, type SdkConnection } from '../../test/schedule-kit.js';
@@ -28,9 +28,7 @@ afterAll(async () => {
 
 describe('the scheduler on the embedded database', () => {
   it('claims a due event and runs it: the setting and the control reach the SDK, the steps are recorded', { timeout: 120_000 }, async () => {
-    server = await startServer(
-      loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SCHEDULER_POLL_MS: '250' }),
-    );
+    server = await startServer(pgliteTestConfig(dataDir, { SCHEDULER_POLL_MS: '250' }));
     expect(server.deps.database.kind).toBe('pglite');
     const db = server.deps.db;
     await createUser(server.deps, { email: 'owner@example.com', password: 'Own3rPassword', isPlatformAdmin: true });

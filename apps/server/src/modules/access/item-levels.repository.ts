@@ -1,6 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { GranularKind, GranularLevel } from '@plinth/shared';
 import type { Db } from '../../db/client.js';
+import { idIn } from '../../db/id-list.js';
 import { exhibitItemPermissions } from '../../db/schema.js';
 
 /** A user's stored level on one manifest item of an exhibit (no row: what the role allows). */
@@ -17,13 +18,13 @@ export async function listItemLevels(db: Db, owner: LevelOwner): Promise<StoredL
     .where(and(eq(exhibitItemPermissions.exhibitId, owner.exhibitId), eq(exhibitItemPermissions.userId, owner.userId)));
 }
 
-/** The levels one user has on the items of each of these exhibits, in one query (a console subscribing to a site's exhibits). */
+/** The levels one user has on the items of each of these exhibits (known ids), in one query (a console subscribing to a site's exhibits). */
 export async function listItemLevelsOfExhibits(db: Db, owner: { userId: string; exhibitIds: string[] }): Promise<(StoredLevel & { exhibitId: string })[]> {
   if (!owner.exhibitIds.length) return [];
   return db
     .select({ exhibitId: exhibitItemPermissions.exhibitId, kind: exhibitItemPermissions.kind, manifestId: exhibitItemPermissions.manifestId, level: exhibitItemPermissions.level })
     .from(exhibitItemPermissions)
-    .where(and(eq(exhibitItemPermissions.userId, owner.userId), inArray(exhibitItemPermissions.exhibitId, owner.exhibitIds)));
+    .where(and(eq(exhibitItemPermissions.userId, owner.userId), idIn(exhibitItemPermissions.exhibitId, owner.exhibitIds)));
 }
 
 /**

@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { fromWireError, toWireOptions, type WireAnswer, type WireRequest } from './pglite-wire.js';
@@ -37,8 +42,12 @@ export class PgliteThread implements PgliteQueries {
     worker.on('exit', (code) => this.stop(new Error(`The embedded database's thread stopped (exit code ${code}).`)));
   }
 
-  /** Starts the thread and opens the data directory there. */
+  /**
+   * Starts the thread and opens the data directory there. A directory without a database first
+   * gets one from a process of its own (`createDatabase`).
+   */
   static async start(dataDir: string): Promise<PgliteThread> {
+    if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await createDatabase(dataDir);
     const source = import.meta.url.endsWith('.ts');
     const entry = new URL(`./pglite-worker.${source ? 'ts' : 'js'}`, import.meta.url);
     const options = { workerData: { dataDir }, resourceLimits: PGLITE_THREAD_LIMITS };
@@ -130,5 +139,27 @@ export class PgliteThread implements PgliteQueries {
     this.stopped ??= error;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
+  }
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Makes the database in `dataDir` (PostgreSQL's initdb) in a process of its own
+ * (db/pglite-create.ts) that then ends. Made in the server's process, it would cost that process
+ * for its whole life: initdb grows PGlite's WebAssembly memory to about 600 MiB and WebAssembly
+ * memory never shrinks, so a server's first start held about 800 MiB, against 300 MiB now
+ * (docs/performance.md, "The first start's memory").
+ */
+export async function createDatabase(dataDir: string): Promise<void> {
+  const source = import.meta.url.endsWith('.ts');
+  const entry = fileURLToPath(new URL(`./pglite-create.${source ? 'ts' : 'js'}`, import.meta.url));
+  // From source (the tests), through tsx to load TypeScript.
+  const args = source ? ['--import', 'tsx', entry, dataDir] : [entry, dataDir];
+  try {
+    await execFileAsync(process.execPath, args, { encoding: 'utf8' });
+  } catch (error) {
+    const said = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1);
+    throw new Error(`The embedded database could not be created in ${dataDir}: ${said || (error as Error).message}`);
   }
 }

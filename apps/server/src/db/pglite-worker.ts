@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { openPglite } from './pglite-open.js';
 import { fromWireOptions, toWireError, type WireRequest, type WireAnswer } from './pglite-wire.js';
 
 /**
@@ -72,18 +73,10 @@ function begin(db: PGlite, id: number): Promise<unknown> {
   });
 }
 
-/**
- * PostgreSQL's page cache inside PGlite's WebAssembly memory. PostgreSQL's default, 128 MB, is
- * touched from the start and filled as the database grows, all of it resident in the server's
- * process; pages past a smaller cache are read from the data directory's files, which the
- * operating system caches outside the process (docs/performance.md, Hardware boards: memory).
- */
-const PGLITE_SHARED_BUFFERS = '16MB';
-
 async function main(): Promise<void> {
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
+    db = await openPglite(dataDir);
   } catch (error) {
     answer({ id: 0, error: toWireError(error) });
     return;

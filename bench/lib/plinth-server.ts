@@ -11,7 +11,8 @@ import { rssBytes } from './proc-stats.js';
 /** The repository root (bench/lib/../..). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-const DIST_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+/** The built server's entry point. */
+export const DIST_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
 const SOURCE_MAIN = path.join(ROOT, 'apps/server/src/main.ts');
 
 export type ServerMode = 'dist' | 'source';
@@ -79,7 +80,8 @@ export function checkServerBuild(mode: ServerMode, log: (line: string) => void):
   }
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Waits until `url` answers 2xx; throws after `timeoutMs`, or as soon as `child` (the server) exits. */
+export async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} while starting`);
@@ -180,22 +182,7 @@ export async function startBenchServer(options: {
   const logStream = fs.createWriteStream(logFile);
   const [port, mqttPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    MQTT_PORT: String(mqttPort),
-    MQTT_HOST: '127.0.0.1',
-    // Empty means unset: PGlite in DATA_DIR.
-    DATABASE_URL: db.url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    // Stopped by SIGTERM: no load balancer to drain.
-    SHUTDOWN_DRAIN_MS: '0',
-    WEB_DIST: options.webDist ?? path.join(dataDir, 'no-console'),
-    MQTT_URL: '',
-    REDIS_URL: '',
-    SMTP_URL: '',
+    ...benchServerEnv({ port, mqttPort, dataDir, databaseUrl: db.url, webDist: options.webDist }),
     BENCH_MEMORY_FILE: memoryFile,
     ...options.env,
   };
@@ -204,14 +191,7 @@ export async function startBenchServer(options: {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const running = child;
-      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-      running.kill('SIGTERM');
-      const timer = setTimeout(() => running.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    if (child) await stopChild(child);
     logStream.end();
     await db.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -276,11 +256,47 @@ export async function startBenchServer(options: {
 }
 
 /**
+ * The environment a benchmark's server runs with: production, free loopback ports, `dataDir`, the
+ * database at `databaseUrl` ('' for PGlite in DATA_DIR), quiet logs, and no external service
+ * (broker, Redis, SMTP) or built console unless `webDist` names one.
+ */
+export function benchServerEnv(options: { port: number; mqttPort: number; dataDir: string; databaseUrl: string; webDist?: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    MQTT_PORT: String(options.mqttPort),
+    MQTT_HOST: '127.0.0.1',
+    // Empty means unset: PGlite in DATA_DIR.
+    DATABASE_URL: options.databaseUrl,
+    DATA_DIR: options.dataDir,
+    LOG_LEVEL: 'warn',
+    // Stopped by SIGTERM: no load balancer to drain.
+    SHUTDOWN_DRAIN_MS: '0',
+    WEB_DIST: options.webDist ?? path.join(options.dataDir, 'no-console'),
+    MQTT_URL: '',
+    REDIS_URL: '',
+    SMTP_URL: '',
+  };
+}
+
+/** Stops a server process: SIGTERM, SIGKILL after 15 s; answers once it has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
  * The server's resident memory (RSS, from /proc) once it has stopped moving, with no collection
  * forced: read every second until five readings in a row lie within 1 MiB, or for `maxS` seconds
  * at most (30 by default); answers the median of the last five readings.
  */
-export async function settledRss(server: BenchServer, maxS = 30): Promise<number> {
+export async function settledRss(server: Pick<BenchServer, 'pid'>, maxS = 30): Promise<number> {
   const readings: number[] = [];
   const started = Date.now();
   for (;;) {

@@ -102,8 +102,8 @@ describe('PGlite in its own thread', () => {
 
   it('makes a new database in a process of its own, so initdb’s memory does not stay in the server', async () => {
     // A process that starts the thread on an empty directory and reports its resident memory.
-    // initdb grows PGlite's WebAssembly memory by about 600 MiB, which never shrinks: with the
-    // database made in that process, it read 754 MiB; made in a process of its own, 259 MiB.
+    // initdb leaves about 600 MiB more resident in the process that ran it: with the database
+    // made in that process, it read 754 MiB; made in a process of its own, 259 MiB.
     const script = `const { PgliteThread } = await import(${JSON.stringify(new URL('./pglite-thread.ts', import.meta.url).href)});
       const db = await PgliteThread.start(process.argv[1]);
       const { rows } = await db.query('select count(*)::int as n from pg_class');

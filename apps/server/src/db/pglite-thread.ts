@@ -147,9 +147,9 @@ const execFileAsync = promisify(execFile);
 /**
  * Makes the database in `dataDir` (PostgreSQL's initdb) in a process of its own
  * (db/pglite-create.ts) that then ends. Made in the server's process, it would cost that process
- * for its whole life: initdb grows PGlite's WebAssembly memory to about 600 MiB and WebAssembly
- * memory never shrinks, so a server's first start held about 800 MiB, against 300 MiB now
- * (docs/performance.md, "The first start's memory").
+ * for its whole life: initdb leaves about 600 MiB more resident, PGlite's WebAssembly memory
+ * (which never shrinks) among it, so a server's first start held about 780 MiB, against 280–310
+ * MiB now (docs/performance.md, "The first start's memory").
  */
 export async function createDatabase(dataDir: string): Promise<void> {
   const source = import.meta.url.endsWith('.ts');

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readFlags, wholeNumber } from './lib/options.js';
-import { benchServerEnv, checkServerBuild, DIST_MAIN, freePort, ROOT, settledRss, stopChild, stopOnInterrupt, waitForHttp } from './lib/plinth-server.js';
+import { benchServerEnv, checkServerBuild, DIST_MAIN, freePort, ROOT, settledRss, stopServerProcess, stopOnInterrupt, waitForHttp } from './lib/plinth-server.js';
 
 type Figure = { label: string; value: string; target?: string; ok?: boolean };
 
@@ -44,7 +44,7 @@ async function startOnce(dataDir: string): Promise<{ readyS: number; rss: number
   } catch (error) {
     throw new Error(`${(error as Error).message}${stderr ? `\n--- server stderr ---\n${stderr}` : ''}`);
   } finally {
-    await stopChild(child);
+    await stopServerProcess(child);
     running = null;
   }
 }
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const runs = wholeNumber(values.runs, process.env.BENCH_RUNS, 2, 'runs');
   checkServerBuild('dist', log);
   stopOnInterrupt(log, async () => {
-    if (running) await stopChild(running);
+    if (running) await stopServerProcess(running);
   });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-bench-first-start-'));
   const firsts: { readyS: number; rss: number }[] = [];

@@ -9,6 +9,7 @@ import { freePort } from '../apps/server/src/test/free-port.js';
 import { freeGumbandBasePort } from '../apps/server/src/test/gumband-kit.js';
 import { MailCapture, linkIn, type CapturedMail } from '../apps/server/src/test/mail-capture.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../apps/server/src/test/postgres.js';
+import { stopChild } from '../apps/server/src/test/stop-child.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /**
@@ -64,15 +65,6 @@ async function waitForServer(baseURL: string, child: ChildProcess, logFile: stri
   throw new Error(`The Plinth server did not answer within 60 s:\n${fs.readFileSync(logFile, 'utf8')}`);
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** Starts one Plinth (fresh database, SMTP capture, server process, platform admin) for a worker. */
 async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void> }> {
   for (const file of [SERVER_MAIN, WEB_INDEX]) {
@@ -120,7 +112,7 @@ async function startPlinth(): Promise<{ plinth: Plinth; stop: () => Promise<void
   };
   const child = spawn(process.execPath, [...NODE_ARGS, SERVER_MAIN], { cwd: ROOT, env, stdio: ['ignore', log, log] });
   const stop = async () => {
-    await stopChild(child);
+    await stopChild(child, 10_000);
     fs.closeSync(log);
     await mail.close();
     await strapi.close();

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SESSION_COOKIE } from '@plinth/shared';
 import { freePort } from '../../apps/server/src/test/free-port.js';
 import { adminQuery, databaseUrl, ensurePostgres, uniqueDatabaseName } from '../../apps/server/src/test/postgres.js';
+import { stopChild } from '../../apps/server/src/test/stop-child.js';
 import { rssBytes } from './proc-stats.js';
 
 /** The repository root (bench/lib/../..). */
@@ -191,7 +192,7 @@ export async function startBenchServer(options: {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    if (child) await stopChild(child);
+    if (child) await stopServerProcess(child);
     logStream.end();
     await db.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -281,14 +282,9 @@ export function benchServerEnv(options: { port: number; mqttPort: number; dataDi
   };
 }
 
-/** Stops a server process: SIGTERM, SIGKILL after 15 s; answers once it has exited. */
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+/** Stops a benchmark's server process: SIGTERM, SIGKILL after 15 s; answers once it has exited. */
+export function stopServerProcess(child: ChildProcess): Promise<void> {
+  return stopChild(child, 15_000);
 }
 
 /**

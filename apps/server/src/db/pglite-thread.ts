@@ -7,6 +7,9 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { fromWireError, toWireOptions, type WireAnswer, type WireRequest } from './pglite-wire.js';
 
+/** Run from its TypeScript source (the tests, through tsx) rather than the build: the thread and the process it starts load TypeScript too. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
 type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
 type Request = WireRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -48,11 +51,10 @@ export class PgliteThread implements PgliteQueries {
    */
   static async start(dataDir: string): Promise<PgliteThread> {
     if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await createDatabase(dataDir);
-    const source = import.meta.url.endsWith('.ts');
-    const entry = new URL(`./pglite-worker.${source ? 'ts' : 'js'}`, import.meta.url);
+    const entry = new URL(`./pglite-worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
     const options = { workerData: { dataDir }, resourceLimits: PGLITE_THREAD_LIMITS };
     // From source (the tests), the worker first registers tsx to load TypeScript.
-    const worker = source
+    const worker = FROM_SOURCE
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`, { ...options, eval: true })
       : new Worker(entry, { ...options, execArgv: [] });
     const thread = new PgliteThread(worker);
@@ -152,10 +154,9 @@ const execFileAsync = promisify(execFile);
  * MiB now (docs/performance.md, "The first start's memory").
  */
 export async function createDatabase(dataDir: string): Promise<void> {
-  const source = import.meta.url.endsWith('.ts');
-  const entry = fileURLToPath(new URL(`./pglite-create.${source ? 'ts' : 'js'}`, import.meta.url));
+  const entry = fileURLToPath(new URL(`./pglite-create.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url));
   // From source (the tests), through tsx to load TypeScript.
-  const args = source ? ['--import', 'tsx', entry, dataDir] : [entry, dataDir];
+  const args = FROM_SOURCE ? ['--import', 'tsx', entry, dataDir] : [entry, dataDir];
   try {
     await execFileAsync(process.execPath, args, { encoding: 'utf8' });
   } catch (error) {

@@ -14,6 +14,8 @@ import { readFlags, wholeNumber } from './lib/options.js';
 import { benchServerEnv, checkServerBuild, DIST_MAIN, freePort, ROOT, settledRss, stopServerProcess, stopOnInterrupt, waitForHttp } from './lib/plinth-server.js';
 
 type Figure = { label: string; value: string; target?: string; ok?: boolean };
+/** One start: seconds until /readyz answered, and resident memory once settled. */
+type Start = { readyS: number; rss: number };
 
 const log = (line: string) => console.log(`[first-start] ${line}`);
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -28,7 +30,7 @@ const FIRST_OVER_LATER_MIB = 100;
 let running: ChildProcess | null = null;
 
 /** Starts the built server on `dataDir` (PGlite, nothing external), waits for /readyz and its memory to settle, then stops it. */
-async function startOnce(dataDir: string): Promise<{ readyS: number; rss: number }> {
+async function startOnce(dataDir: string): Promise<Start> {
   const [port, mqttPort] = [await freePort(), await freePort()];
   const env = benchServerEnv({ port, mqttPort, dataDir, databaseUrl: '' });
   const started = performance.now();
@@ -57,8 +59,8 @@ async function main(): Promise<void> {
     if (running) await stopServerProcess(running);
   });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'plinth-bench-first-start-'));
-  const firsts: { readyS: number; rss: number }[] = [];
-  const laters: { readyS: number; rss: number }[] = [];
+  const firsts: Start[] = [];
+  const laters: Start[] = [];
   try {
     for (let run = 1; run <= runs; run++) {
       const dataDir = fs.mkdtempSync(path.join(scratch, 'data-'));
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   const worst = Math.max(...firsts.map((first, i) => (first.rss - laters[i]!.rss) / 2 ** 20));
-  const list = (xs: { readyS: number; rss: number }[], pick: (x: { readyS: number; rss: number }) => string) => xs.map(pick).join(', ');
+  const list = (starts: Start[], pick: (start: Start) => string) => starts.map(pick).join(', ');
   const figures: Figure[] = [
     { label: 'first start (empty data directory): ready in', value: list(firsts, (x) => `${x.readyS.toFixed(1)} s`) },
     { label: 'first start: RSS settled, no forced collection', value: list(firsts, (x) => mib(x.rss)) },
